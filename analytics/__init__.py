@@ -1,0 +1,1 @@
+"""Approximation bounds, tight instances, clairvoyant optimum, theorem checks."""

@@ -1,0 +1,5 @@
+import sys
+
+from hetcoll.cli import main
+
+sys.exit(main())

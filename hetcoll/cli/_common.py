@@ -1,0 +1,85 @@
+"""Helpers shared by the sub-command modules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from typing import Any
+
+from hetcoll.errors import InputError
+from hetcoll.exact import fraction_str
+
+__all__ = [
+    "HetcollArgumentParser",
+    "add_json_flag",
+    "print_json",
+    "run_command",
+    "split_names",
+    "to_jsonable",
+]
+
+
+class HetcollArgumentParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors are one line and exit 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.exit(2)
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """Add the ``--json`` flag every sub-command has."""
+    parser.add_argument("--json", action="store_true",
+                        help="print one machine-readable JSON object instead of text")
+
+
+def split_names(text: str, what: str) -> list[str]:
+    """Split a comma-separated command-line list (``"P1,P2"``).
+
+    Raises
+    ------
+    InputError
+        If the list is empty or has an empty item.
+    """
+    items = [item.strip() for item in text.split(",")]
+    if not text.strip() or any(not item for item in items):
+        raise InputError(f"{what}: expected a non-empty comma-separated list, got {text!r}")
+    return items
+
+
+def to_jsonable(value: Any) -> Any:
+    """Recursively turn Fractions into ``"p/q"`` strings and tuples into lists."""
+    if isinstance(value, Fraction):
+        return fraction_str(value)
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    if hasattr(value, "item") and callable(value.item):  # numpy scalars
+        return value.item()
+    return value
+
+
+def print_json(value: Any) -> None:
+    """Print ``value`` as one indented JSON object on stdout."""
+    json.dump(to_jsonable(value), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the chosen sub-command; bad input becomes one line and exit 2."""
+    prog = f"hetcoll {args.command}"
+    try:
+        status = args.func(args)
+    except InputError as error:
+        sys.stderr.write(f"{prog}: error: {error}\n")
+        return 2
+    except OSError as error:
+        sys.stderr.write(f"{prog}: error: {error.strerror or error}: {error.filename or ''}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{prog}: interrupted\n")
+        return 130
+    return int(status or 0)

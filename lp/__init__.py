@@ -1,0 +1,1 @@
+"""Steady-state LPs for series of scatters and reduces (Legrand, Marchal, Robert)."""

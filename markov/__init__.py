@@ -1,0 +1,1 @@
+"""Absorbing continuous-time Markov chains of dynamic reductions."""

@@ -1,0 +1,1 @@
+"""Exact discrete-event simulator and Monte Carlo engine for reductions."""
