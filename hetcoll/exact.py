@@ -89,4 +89,6 @@ def fraction_str(value: Fraction | int) -> str:
     '2'
     """
     value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
