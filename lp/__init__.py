@@ -1,1 +1,37 @@
-"""Steady-state LPs for series of scatters and reduces (Legrand, Marchal, Robert)."""
+"""Steady-state LPs for series of scatters and reduces (Legrand, Marchal, Robert).
+
+- :class:`Platform` and its I/O: the heterogeneous platform graph;
+- :func:`steady_state_scatter_lp`, :func:`steady_state_reduce_lp`: the optimal
+  steady-state throughput (LPs SSSP and SSRP), solved with HiGHS and certified in
+  exact rational arithmetic, as a :class:`SteadyStateResult`;
+- :func:`scatter_lp_pulp`, :func:`reduce_lp_pulp`: the same LPs written with pulp,
+  readable and exportable to ``.lp``/``.mps`` files.
+"""
+
+from lp.platform import (
+    Link,
+    Platform,
+    Processor,
+    platform_from_dict,
+    platform_from_networkx,
+    platform_to_dict,
+    platform_to_networkx,
+    read_platform,
+    write_platform,
+)
+from lp.steady_state import SteadyStateResult, steady_state_reduce_lp, steady_state_scatter_lp
+
+__all__ = [
+    "Link",
+    "Platform",
+    "Processor",
+    "SteadyStateResult",
+    "platform_from_dict",
+    "platform_from_networkx",
+    "platform_to_dict",
+    "platform_to_networkx",
+    "read_platform",
+    "steady_state_reduce_lp",
+    "steady_state_scatter_lp",
+    "write_platform",
+]

@@ -1,0 +1,495 @@
+"""Platform model: processors with a compute cost, directed links with a cost.
+
+A platform is the graph G = (V, E, c) of Legrand, Marchal and Robert (LMR,
+"Platform model" slides): ``c(j, k)`` is the time to send one unit-size
+message on link j -> k, and ``w`` the time a processor takes for one
+reduction task.  Every number is kept exact (:class:`fractions.Fraction`).
+
+JSON format
+-----------
+::
+
+    {
+      "description": "free text (optional)",
+      "processors": [{"name": "P0", "compute": "3/2"}, ...],
+      "links": [{"from": "P0", "to": "P1", "cost": 1},
+                {"from": "P1", "to": "P2", "cost": "0.5", "bidirectional": true}, ...],
+      "scatter": {"source": "P0", "targets": ["P1", "P2"]},        (optional)
+      "reduce": {"participants": ["P0", "P1"], "target": "P0"}     (optional)
+    }
+
+Numbers may be ints, floats or strings (``"3/7"``, ``"0.25"``).  A link with
+``"bidirectional": true`` stands for the two directed links of the same cost.
+``"scatter"`` and ``"reduce"`` are default scenarios, used by
+``hetcoll report`` and by ``hetcoll lp`` when no source/participants are given.
+
+GraphML files hold the same data: node attribute ``compute``, edge attribute
+``cost`` (numbers or ``"p/q"`` strings); undirected graphs stand for both
+directions; the optional graph attributes ``description``, ``scatter`` and
+``reduce`` hold the same values (the scenarios as JSON strings).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from hetcoll.errors import InputError
+from hetcoll.exact import fraction_str, positive_fraction
+
+__all__ = [
+    "Link",
+    "Platform",
+    "Processor",
+    "platform_from_dict",
+    "platform_from_networkx",
+    "platform_to_dict",
+    "platform_to_networkx",
+    "read_platform",
+    "write_platform",
+]
+
+
+@dataclass(frozen=True)
+class Processor:
+    """A processor and the time ``compute`` it takes for one reduction task."""
+
+    name: str
+    compute: Fraction
+
+
+@dataclass(frozen=True)
+class Link:
+    """A directed link; sending one unit-size message takes ``cost``."""
+
+    source: str
+    target: str
+    cost: Fraction
+
+
+@dataclass(frozen=True)
+class Platform:
+    """A validated heterogeneous platform (build it with :func:`platform_from_dict` & co).
+
+    Attributes
+    ----------
+    processors : tuple of Processor
+        In the order given; names are unique.
+    links : tuple of Link
+        Directed, no self-loops, at most one link per ordered pair.
+    description : str
+    scatter_defaults : dict or None
+        ``{"source": str, "targets": [str, ...]}``, the default scatter scenario.
+    reduce_defaults : dict or None
+        ``{"participants": [str, ...], "target": str}``, the default reduce scenario.
+    """
+
+    processors: tuple[Processor, ...]
+    links: tuple[Link, ...]
+    description: str = ""
+    scatter_defaults: dict[str, Any] | None = field(default=None, hash=False)
+    reduce_defaults: dict[str, Any] | None = field(default=None, hash=False)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Processor names, in order."""
+        return tuple(p.name for p in self.processors)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Map from processor name to its position in :attr:`processors`."""
+        return {p.name: i for i, p in enumerate(self.processors)}
+
+    @cached_property
+    def _link_costs(self) -> dict[tuple[str, str], Fraction]:
+        return {(link.source, link.target): link.cost for link in self.links}
+
+    def compute_cost(self, name: str) -> Fraction:
+        """Time processor ``name`` takes for one reduction task.
+
+        Raises
+        ------
+        InputError
+            If there is no such processor.
+        """
+        return self.processors[self.require(name, "processor")].compute
+
+    def link_cost(self, a: str, b: str) -> Fraction:
+        """Cost of the link ``a -> b``.
+
+        Raises
+        ------
+        InputError
+            If there is no such link.
+        """
+        try:
+            return self._link_costs[(a, b)]
+        except KeyError:
+            raise InputError(f"no link {a}->{b} in the platform") from None
+
+    def require(self, name: object, what: str) -> int:
+        """Index of processor ``name``; InputError naming ``what`` if it is unknown."""
+        if not isinstance(name, str) or name not in self.index:
+            raise InputError(f"{what} {name!r} is not a processor of the platform")
+        return self.index[name]
+
+    def graph(self) -> nx.DiGraph:
+        """The platform as a :class:`networkx.DiGraph` (same as :func:`platform_to_networkx`)."""
+        return platform_to_networkx(self)
+
+
+def _validate(platform: Platform) -> None:
+    if not platform.processors:
+        raise InputError("the platform has no processors")
+    seen: set[str] = set()
+    for proc in platform.processors:
+        if not isinstance(proc.name, str) or not proc.name.strip():
+            raise InputError(f"processor name must be a non-empty string, got {proc.name!r}")
+        if proc.name in seen:
+            raise InputError(f"duplicate processor name {proc.name!r}")
+        seen.add(proc.name)
+        positive_fraction(proc.compute, f"compute cost of processor {proc.name}")
+    pairs: set[tuple[str, str]] = set()
+    for link in platform.links:
+        for end in (link.source, link.target):
+            if end not in seen:
+                raise InputError(
+                    f"link {link.source}->{link.target} names unknown processor {end!r}")
+        if link.source == link.target:
+            raise InputError(f"self-loop on processor {link.source!r}")
+        if (link.source, link.target) in pairs:
+            raise InputError(f"duplicate link {link.source}->{link.target}")
+        pairs.add((link.source, link.target))
+        positive_fraction(link.cost, f"cost of link {link.source}->{link.target}")
+    if platform.scatter_defaults is not None:
+        _check_scenario(platform, platform.scatter_defaults, "scatter", ("source", "targets"))
+    if platform.reduce_defaults is not None:
+        _check_scenario(platform, platform.reduce_defaults, "reduce", ("participants", "target"))
+
+
+def _check_scenario(platform: Platform, scenario: object, key: str,
+                    fields: tuple[str, str]) -> None:
+    if not isinstance(scenario, Mapping):
+        raise InputError(f'"{key}" must be an object with keys {fields[0]!r} and {fields[1]!r}')
+    for name in fields:
+        if name not in scenario:
+            raise InputError(f'"{key}" scenario lacks the field {name!r}')
+    unknown = set(scenario) - set(fields)
+    if unknown:
+        raise InputError(f'"{key}" scenario has unknown field {sorted(unknown)[0]!r}')
+    for name in fields:
+        value = scenario[name]
+        names = value if isinstance(value, list) else [value]
+        if isinstance(value, list) and not value:
+            raise InputError(f'"{key}" scenario: {name} is empty')
+        for item in names:
+            platform.require(item, f'"{key}" scenario {name}')
+
+
+# --- dict / JSON -------------------------------------------------------------------------
+
+
+def platform_from_dict(data: Mapping[str, Any]) -> Platform:
+    """Build a :class:`Platform` from the JSON structure described in this module.
+
+    Parameters
+    ----------
+    data : mapping
+        ``{"processors": [...], "links": [...]}`` and optional ``"description"``,
+        ``"scatter"``, ``"reduce"``.
+
+    Returns
+    -------
+    Platform
+
+    Raises
+    ------
+    InputError
+        Naming the culprit: a missing field, a duplicate or unknown processor name, a
+        self-loop, a duplicate link, a missing/zero/negative/NaN/infinite cost...
+
+    Examples
+    --------
+    >>> p = platform_from_dict({"processors": [{"name": "A", "compute": 1},
+    ...                                        {"name": "B", "compute": "3/2"}],
+    ...                         "links": [{"from": "A", "to": "B", "cost": "1/3"}]})
+    >>> p.link_cost("A", "B")
+    Fraction(1, 3)
+    """
+    if not isinstance(data, Mapping):
+        raise InputError(f"a platform must be a JSON object, got {type(data).__name__}")
+    known = {"description", "processors", "links", "scatter", "reduce"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise InputError(f"unknown top-level field {unknown[0]!r} in platform "
+                         f"(expected some of {sorted(known)})")
+    processors_data = _require_list(data, "processors")
+    links_data = _require_list(data, "links")
+    processors = []
+    for i, item in enumerate(processors_data):
+        if not isinstance(item, Mapping):
+            raise InputError(f"processors[{i}] must be an object")
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"processors[{i}] needs a non-empty string \"name\"")
+        extra = sorted(set(item) - {"name", "compute"})
+        if extra:
+            raise InputError(f"processor {name!r} has unknown field {extra[0]!r}")
+        processors.append(Processor(name, positive_fraction(
+            item.get("compute"), f"compute cost of processor {name}")))
+    links = []
+    for i, item in enumerate(links_data):
+        if not isinstance(item, Mapping):
+            raise InputError(f"links[{i}] must be an object")
+        extra = sorted(set(item) - {"from", "to", "cost", "bidirectional"})
+        if extra:
+            raise InputError(f"links[{i}] has unknown field {extra[0]!r}")
+        a, b = item.get("from"), item.get("to")
+        if not isinstance(a, str) or not isinstance(b, str):
+            raise InputError(f"links[{i}] needs string \"from\" and \"to\" processor names")
+        cost = positive_fraction(item.get("cost"), f"cost of link {a}->{b}")
+        both = item.get("bidirectional", False)
+        if not isinstance(both, bool):
+            raise InputError(f"links[{i}] field \"bidirectional\" must be true or false")
+        links.append(Link(a, b, cost))
+        if both:
+            links.append(Link(b, a, cost))
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise InputError("platform \"description\" must be a string")
+    return Platform(tuple(processors), tuple(links), description,
+                    _copy_scenario(data.get("scatter")), _copy_scenario(data.get("reduce")))
+
+
+def _require_list(data: Mapping[str, Any], key: str) -> list:
+    if key not in data:
+        raise InputError(f"platform lacks the field {key!r}")
+    if not isinstance(data[key], list):
+        raise InputError(f"platform field {key!r} must be a list")
+    return data[key]
+
+
+def _copy_scenario(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+    return value
+
+
+def _number(value: Fraction) -> int | str:
+    return value.numerator if value.denominator == 1 else fraction_str(value)
+
+
+def platform_to_dict(platform: Platform) -> dict[str, Any]:
+    """The JSON structure of ``platform``; exact non-integers become ``"p/q"`` strings.
+
+    Round trip: ``platform_from_dict(platform_to_dict(p)) == p``.
+    """
+    data: dict[str, Any] = {}
+    if platform.description:
+        data["description"] = platform.description
+    data["processors"] = [{"name": p.name, "compute": _number(p.compute)}
+                          for p in platform.processors]
+    data["links"] = [{"from": link.source, "to": link.target, "cost": _number(link.cost)}
+                     for link in platform.links]
+    for key, value in (("scatter", platform.scatter_defaults),
+                       ("reduce", platform.reduce_defaults)):
+        if value is not None:
+            data[key] = _copy_scenario(value)
+    return data
+
+
+# --- networkx / GraphML -------------------------------------------------------------------
+
+
+def platform_from_networkx(graph: nx.Graph) -> Platform:
+    """Build a platform from a networkx graph.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph or networkx.Graph
+        Node attribute ``compute`` and edge attribute ``cost`` (numbers or ``"p/q"``
+        strings).  An undirected graph gives both directions of every edge.  Graph
+        attributes ``description``, ``scatter`` and ``reduce`` (dicts or JSON strings)
+        are optional.
+
+    Returns
+    -------
+    Platform
+
+    Raises
+    ------
+    InputError
+        If a node lacks ``compute``, an edge lacks ``cost``, or any value is invalid.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> g = nx.DiGraph()
+    >>> g.add_node("A", compute=1); g.add_node("B", compute=2)
+    >>> g.add_edge("A", "B", cost="1/2")
+    >>> platform_from_networkx(g).link_cost("A", "B")
+    Fraction(1, 2)
+    """
+    if graph.is_multigraph():
+        raise InputError("multigraphs are not supported: give one link per ordered pair")
+    processors = []
+    for node, attrs in graph.nodes(data=True):
+        name = str(node)
+        processors.append(Processor(name, positive_fraction(
+            attrs.get("compute"), f"compute cost of processor {name}")))
+    links = []
+    for a, b, attrs in graph.edges(data=True):
+        cost = positive_fraction(attrs.get("cost"), f"cost of link {a}->{b}")
+        links.append(Link(str(a), str(b), cost))
+        if not graph.is_directed():
+            links.append(Link(str(b), str(a), cost))
+    scenarios = {}
+    for key in ("scatter", "reduce"):
+        value = graph.graph.get(key)
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError as error:
+                raise InputError(f"graph attribute {key!r} is not valid JSON: {error}") from None
+        scenarios[key] = _copy_scenario(value)
+    description = graph.graph.get("description", "")
+    return Platform(tuple(processors), tuple(links), str(description),
+                    scenarios["scatter"], scenarios["reduce"])
+
+
+def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGraph:
+    """The platform as a :class:`networkx.DiGraph`.
+
+    Parameters
+    ----------
+    platform : Platform
+    exact : bool
+        Attributes ``compute`` and ``cost`` are Fractions when True, floats otherwise.
+
+    Returns
+    -------
+    networkx.DiGraph
+        Graph attributes ``description``, ``scatter`` and ``reduce`` as in the platform.
+    """
+    convert = (lambda x: x) if exact else float
+    graph = nx.DiGraph(description=platform.description)
+    for key, value in (("scatter", platform.scatter_defaults),
+                       ("reduce", platform.reduce_defaults)):
+        if value is not None:
+            graph.graph[key] = _copy_scenario(value)
+    for proc in platform.processors:
+        graph.add_node(proc.name, compute=convert(proc.compute))
+    for link in platform.links:
+        graph.add_edge(link.source, link.target, cost=convert(link.cost))
+    return graph
+
+
+# --- files -----------------------------------------------------------------------------------
+
+
+def read_platform(path: str | Path) -> Platform:
+    """Read a platform from a ``.json`` or ``.graphml`` file.
+
+    Raises
+    ------
+    InputError
+        If the file is malformed, its extension unknown, or the platform invalid; the
+        message starts with the file name.
+    OSError
+        If the file cannot be read.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".graphml"):
+        raise InputError(f"{path}: unknown platform format {suffix!r} (use .json or .graphml)")
+    text = path.read_text(encoding="utf-8")
+    try:
+        if suffix == ".json":
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise InputError(f"malformed JSON: {error}") from None
+            return platform_from_dict(data)
+        try:
+            graph = nx.parse_graphml(text)
+        except Exception as error:  # networkx raises several XML/parse exception types
+            raise InputError(f"malformed GraphML: {error}") from None
+        return platform_from_networkx(graph)
+    except InputError as error:
+        raise InputError(f"{path}: {error}") from None
+
+
+def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = False) -> None:
+    """Write ``platform`` to a ``.json`` or ``.graphml`` file (exact numbers as ``"p/q"``).
+
+    Raises
+    ------
+    InputError
+        If the file exists and ``overwrite`` is False, or the extension is unknown.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".graphml"):
+        raise InputError(f"{path}: unknown platform format {suffix!r} (use .json or .graphml)")
+    if path.exists() and not overwrite:
+        raise InputError(f"{path} exists; refusing to overwrite it")
+    if suffix == ".json":
+        path.write_text(json.dumps(platform_to_dict(platform), indent=2) + "\n",
+                        encoding="utf-8")
+        return
+    graph = nx.DiGraph(description=platform.description)
+    for key, value in (("scatter", platform.scatter_defaults),
+                       ("reduce", platform.reduce_defaults)):
+        if value is not None:
+            graph.graph[key] = json.dumps(value)
+    for proc in platform.processors:
+        graph.add_node(proc.name, compute=fraction_str(proc.compute))
+    for link in platform.links:
+        graph.add_edge(link.source, link.target, cost=fraction_str(link.cost))
+    nx.write_graphml(graph, path)
+
+
+# --- scenario checks shared by the solvers -----------------------------------------------------
+
+
+def unreachable(platform: Platform, sources: Iterable[str], target: str) -> list[str]:
+    """Those of ``sources`` from which no path of links leads to ``target``."""
+    able = nx.ancestors(_link_graph(platform), target) | {target}
+    return [s for s in sources if s not in able]
+
+
+def unreached(platform: Platform, source: str, targets: Iterable[str]) -> list[str]:
+    """Those of ``targets`` that no path of links from ``source`` leads to."""
+    able = nx.descendants(_link_graph(platform), source) | {source}
+    return [t for t in targets if t not in able]
+
+
+def _link_graph(platform: Platform) -> nx.DiGraph:
+    graph = nx.DiGraph()
+    graph.add_nodes_from(platform.names)
+    graph.add_edges_from((link.source, link.target) for link in platform.links)
+    return graph
+
+
+def check_names(platform: Platform, names: Sequence[object], what: str) -> list[int]:
+    """Indices of ``names``; InputError if the list is empty, has a duplicate or an unknown."""
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise InputError(f"{what} must be a list of processor names, got {names!r}")
+    if not names:
+        raise InputError(f"{what}: the list is empty")
+    indices = [platform.require(name, what[:-1] if what.endswith("s") else what)
+               for name in names]
+    if len(set(indices)) != len(indices):
+        dup = next(n for n in names if list(names).count(n) > 1)
+        raise InputError(f"{what}: {dup!r} is listed twice")
+    return indices

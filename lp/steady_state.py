@@ -1,0 +1,528 @@
+"""Optimal steady-state throughput of series of scatters (SSSP) and reduces (SSRP)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import highspy
+import numpy as np
+
+from hetcoll.errors import InputError
+from hetcoll.exact import fraction_str, positive_fraction
+from lp.certify import CertificationError, certify_basis
+from lp.model import SparseLP, build_reduce_lp, build_scatter_lp, reduce_intervals, reduce_tasks
+from lp.platform import Platform, check_names, unreachable, unreached
+
+__all__ = ["SteadyStateResult", "steady_state_reduce_lp", "steady_state_scatter_lp"]
+
+# Values HiGHS reports below this are floating-point noise, not flows.
+_FLOAT_ZERO = 1e-12
+_CAPACITY_KINDS = ("out-port", "in-port", "compute")
+
+MessageType = str | tuple[int, int]
+Task = tuple[int, int, int]
+
+
+@dataclass
+class SteadyStateResult:
+    """Outcome of :func:`steady_state_scatter_lp` or :func:`steady_state_reduce_lp`.
+
+    In the style of :class:`scipy.optimize.OptimizeResult`.
+
+    Attributes
+    ----------
+    status : int
+        0: optimal and exactly certified; 1: optimal in floating point only (certification
+        off or failed, see ``message``); 2: HiGHS did not find an optimum.
+    message : str
+    success : bool
+        ``status in (0, 1)``.
+    kind : {"scatter", "reduce"}
+    platform : Platform
+    source, targets : str, tuple of str
+        Scatter only (None otherwise).
+    participants, target : tuple of str, str
+        Reduce only (None otherwise); participants in operand order v_0 .. v_N.
+    throughput : float
+        TP, operations completed per time unit.
+    throughput_exact : Fraction or None
+        TP exactly, when ``certified``.
+    certified : bool
+        True when the optimum was verified in exact arithmetic (primal feasibility,
+        dual feasibility, equal objectives).
+    flows, flows_exact : dict
+        ``{(from_name, to_name, msg_type): rate}``, non-zero entries only; ``msg_type``
+        is the target's name (scatter) or the interval ``(k, m)`` (reduce).
+        ``flows_exact`` holds Fractions, or is None when not certified.
+    tasks, tasks_exact : dict
+        ``{(processor_name, (k, l, m)): rate}`` of tasks T(k,l,m); empty for a scatter.
+    port_utilisation : dict
+        ``{name: {"out": fraction of time sending, "in": fraction of time receiving}}``.
+    compute_utilisation : dict
+        ``{name: alpha(P_i)}`` (reduce; empty for a scatter).
+    bottlenecks : list of dict
+        Saturated resources with a positive dual value, most constraining first; keys
+        ``resource``, ``processor``, ``kind`` ("out-port", "in-port" or "compute"),
+        ``dual`` (float), ``dual_exact`` (Fraction or None), ``share`` (dual / TP) and
+        ``utilisation``.  ``dual`` is the marginal gain: one more unit of time per time
+        unit on that resource raises TP by ``dual``; by LP duality the duals add up to
+        TP, so ``share`` adds up to 1.
+    num_variables, num_constraints : int
+    timings : dict
+        Seconds spent in ``build``, ``solve`` and ``certify``.
+    """
+
+    status: int
+    message: str
+    success: bool
+    kind: str
+    platform: Platform
+    throughput: float
+    throughput_exact: Fraction | None
+    certified: bool
+    flows: dict[tuple[str, str, MessageType], float]
+    flows_exact: dict[tuple[str, str, MessageType], Fraction] | None
+    tasks: dict[tuple[str, Task], float]
+    tasks_exact: dict[tuple[str, Task], Fraction] | None
+    port_utilisation: dict[str, dict[str, float]]
+    compute_utilisation: dict[str, float]
+    bottlenecks: list[dict[str, Any]]
+    num_variables: int
+    num_constraints: int
+    timings: dict[str, float]
+    source: str | None = None
+    targets: tuple[str, ...] | None = None
+    participants: tuple[str, ...] | None = None
+    target: str | None = None
+    message_sizes: dict[MessageType, Fraction] = field(default_factory=dict, repr=False)
+    _task_cost: Callable[[str, Task], Fraction] | None = field(default=None, repr=False)
+
+    def transfer_time(self, from_name: str, to_name: str, msg_type: MessageType) -> Fraction:
+        """Exact time to send one message of ``msg_type`` on link from -> to (cost × size).
+
+        Raises
+        ------
+        InputError
+            If there is no such link or message type.
+        """
+        if msg_type not in self.message_sizes:
+            raise InputError(f"unknown message type {msg_type!r} for this {self.kind}")
+        return self.platform.link_cost(from_name, to_name) * self.message_sizes[msg_type]
+
+    def task_time(self, processor_name: str, task: Task) -> Fraction:
+        """Exact time processor ``processor_name`` takes for task T(k,l,m) (reduce only).
+
+        Raises
+        ------
+        InputError
+            For a scatter, an unknown processor or a task outside the reduce.
+        """
+        if self._task_cost is None:
+            raise InputError("a scatter has no computation tasks")
+        self.platform.require(processor_name, "processor")
+        k, split, m = task
+        n = len(self.participants or ())
+        if not 0 <= k <= split < m < n:
+            raise InputError(f"task {task!r} is not a T(k,l,m) with 0 <= k <= l < m <= {n - 1}")
+        return self._task_cost(processor_name, (k, split, m))
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain, JSON-ready summary (Fractions as Fractions; see ``to_jsonable``)."""
+        flows = self.flows_exact if self.certified else self.flows
+        data: dict[str, Any] = {
+            "status": self.status, "message": self.message, "success": self.success,
+            "kind": self.kind,
+            "throughput": self.throughput,
+            "throughput_exact": (fraction_str(self.throughput_exact)
+                                 if self.throughput_exact is not None else None),
+            "certified": self.certified,
+        }
+        if self.kind == "scatter":
+            data |= {"source": self.source, "targets": list(self.targets or ())}
+        else:
+            data |= {"participants": list(self.participants or ()), "target": self.target}
+        data["bottlenecks"] = self.bottlenecks
+        data["flows"] = [{"from": a, "to": b, "type": list(t) if isinstance(t, tuple) else t,
+                          "rate": float(v), "rate_exact": v if self.certified else None}
+                         for (a, b, t), v in (flows or {}).items()]
+        tasks = self.tasks_exact if self.certified else self.tasks
+        data["tasks"] = [{"processor": p, "task": list(t), "rate": float(v),
+                          "rate_exact": v if self.certified else None}
+                         for (p, t), v in (tasks or {}).items()]
+        data["port_utilisation"] = self.port_utilisation
+        data["compute_utilisation"] = self.compute_utilisation
+        data["num_variables"] = self.num_variables
+        data["num_constraints"] = self.num_constraints
+        data["timings"] = self.timings
+        return data
+
+    def summary(self) -> str:
+        """A few human-readable lines: throughput, certification, top bottlenecks."""
+        if not self.success:
+            return f"{self.kind}: no optimum ({self.message})"
+        tp = (f"{fraction_str(self.throughput_exact)} (certified exact, "
+              f"≈ {self.throughput:.6g})" if self.certified
+              else f"≈ {self.throughput:.6g} (not certified: {self.message})")
+        lines = [f"{self.kind} throughput TP = {tp} operations per time unit"]
+        for b in self.bottlenecks[:5]:
+            lines.append(f"  bottleneck {b['resource']}: dual {b['dual']:.4g} "
+                         f"({100 * b['share']:.1f}% of TP), busy {100 * b['utilisation']:.1f}%")
+        return "\n".join(lines)
+
+
+def _sizes(values: object, types: Sequence[MessageType], what: str) -> list[Fraction]:
+    """Exact size of every message type; ``values`` is None, a mapping or a callable."""
+    if values is None:
+        return [Fraction(1)] * len(types)
+    if callable(values):
+        return [positive_fraction(values(t), f"{what} of {t!r}") for t in types]
+    if not isinstance(values, Mapping):
+        raise InputError(f"{what} must be a mapping or a callable, got {type(values).__name__}")
+    known = set(types)
+    for key in values:
+        normal = tuple(key) if isinstance(key, list) else key
+        if normal not in known:
+            raise InputError(f"{what} names unknown message type {key!r}")
+    normalised = {tuple(k) if isinstance(k, list) else k: v for k, v in values.items()}
+    return [positive_fraction(normalised[t], f"{what} of {t!r}") if t in normalised
+            else Fraction(1) for t in types]
+
+
+def _solve(model: SparseLP, solver_options: Mapping[str, Any] | None):
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    for key, value in (solver_options or {}).items():
+        if highs.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+            raise InputError(f"HiGHS rejected solver option {key}={value!r}")
+    n_rows, n_cols = model.shape
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n_cols, n_rows
+    lp.sense_ = highspy.ObjSense.kMaximize
+    cost = np.zeros(n_cols)
+    cost[0] = 1.0
+    lp.col_cost_ = cost
+    lp.col_lower_ = np.zeros(n_cols)
+    lp.col_upper_ = np.full(n_cols, highspy.kHighsInf)
+    lp.row_lower_ = np.concatenate([np.full(model.n_capacity, -highspy.kHighsInf),
+                                    np.zeros(n_rows - model.n_capacity)])
+    lp.row_upper_ = np.concatenate([np.ones(model.n_capacity),
+                                    np.zeros(n_rows - model.n_capacity)])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = model.matrix.indptr
+    lp.a_matrix_.index_ = model.matrix.indices
+    lp.a_matrix_.value_ = model.matrix.data
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n_cols, n_rows
+    highs.passModel(lp)
+    highs.run()
+    return highs
+
+
+def _status_array(statuses) -> np.ndarray:
+    return np.fromiter((int(s) for s in statuses), dtype=np.int64, count=len(statuses))
+
+
+def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[MessageType],
+         tasks: list[Task], certify: bool, solver_options, build_time: float,
+         scenario: dict[str, Any], task_cost) -> SteadyStateResult:
+    start = time.perf_counter()
+    highs = _solve(model, solver_options)
+    solve_time = time.perf_counter() - start
+    timings = {"build": build_time, "solve": solve_time, "certify": 0.0}
+    names = platform.names
+    n_rows, n_cols = model.shape
+    common = dict(kind=kind, platform=platform, num_variables=n_cols, num_constraints=n_rows,
+                  timings=timings,
+                  message_sizes=dict(zip(type_names, model.type_size, strict=True)),
+                  _task_cost=task_cost, **scenario)
+    model_status = highs.getModelStatus()
+    if model_status != highspy.HighsModelStatus.kOptimal:
+        return SteadyStateResult(
+            status=2, message=f"HiGHS: {highs.modelStatusToString(model_status)}",
+            success=False, throughput=float("nan"), throughput_exact=None, certified=False,
+            flows={}, flows_exact=None, tasks={}, tasks_exact=None, port_utilisation={},
+            compute_utilisation={}, bottlenecks=[], **common)
+
+    solution = highs.getSolution()
+    x = np.asarray(solution.col_value)
+    activity = np.asarray(solution.row_value)[:model.n_capacity]
+    dual = np.asarray(solution.row_dual)[:model.n_capacity]
+    certificate, message = None, "optimal (floating point; certification not requested)"
+    if certify:
+        start = time.perf_counter()
+        basis = highs.getBasis()
+        try:
+            if not basis.valid:
+                raise CertificationError("HiGHS returned no valid basis")
+            certificate = certify_basis(model, _status_array(basis.col_status),
+                                        _status_array(basis.row_status))
+            message = "optimal; certified in exact rational arithmetic"
+        except CertificationError as error:
+            message = f"optimal in floating point; exact certification failed: {error}"
+        timings["certify"] = time.perf_counter() - start
+
+    def column_key(j: int):
+        if j <= model.n_send:
+            link = platform.links[model.send_edge[j - 1]]
+            return "flow", (link.source, link.target, type_names[model.send_type[j - 1]])
+        t = j - 1 - model.n_send
+        return "task", (names[model.task_node[t]], tasks[model.task_index[t]])
+
+    exact_values: dict[str, dict] = {"flow": {}, "task": {}}
+    if certificate is not None:
+        values = {j: float(v) for j, v in certificate.x.items()}
+        for j, v in sorted(certificate.x.items()):
+            if j:
+                group, key = column_key(j)
+                exact_values[group][key] = v
+        activity = np.zeros(model.n_capacity)
+        for i, v in certificate.row_activity.items():
+            activity[i] = float(v)
+        dual_exact = {i: v for i, v in certificate.y.items() if i < model.n_capacity}
+        dual = np.zeros(model.n_capacity)
+        for i, v in dual_exact.items():
+            dual[i] = float(v)
+        throughput = float(certificate.objective)
+    else:
+        values = {int(j): float(x[j]) for j in np.flatnonzero(x > _FLOAT_ZERO)}
+        dual_exact = None
+        throughput = float(x[0])
+    float_values: dict[str, dict] = {"flow": {}, "task": {}}
+    for j, v in sorted(values.items()):
+        if j:
+            group, key = column_key(j)
+            float_values[group][key] = v
+
+    port_utilisation = {name: {"out": 0.0, "in": 0.0} for name in names}
+    compute_utilisation = {name: 0.0 for name in names} if kind == "reduce" else {}
+    bottlenecks = []
+    for row in range(model.n_capacity):
+        kind_name = _CAPACITY_KINDS[model.capacity_kind[row]]
+        name = names[model.capacity_node[row]]
+        use = float(activity[row])
+        if kind_name == "compute":
+            compute_utilisation[name] = use
+        else:
+            port_utilisation[name][kind_name[:-5]] = use
+        if dual[row] > _FLOAT_ZERO:
+            bottlenecks.append({
+                "resource": f"{kind_name} of {name}", "processor": name, "kind": kind_name,
+                "dual": float(dual[row]),
+                "dual_exact": dual_exact.get(row) if dual_exact is not None else None,
+                "share": float(dual[row]) / throughput if throughput > 0 else 0.0,
+                "utilisation": use,
+            })
+    bottlenecks.sort(key=lambda b: (-b["dual"], b["resource"]))
+    certified = certificate is not None
+    return SteadyStateResult(
+        status=0 if certified else 1, message=message, success=True,
+        throughput=throughput,
+        throughput_exact=certificate.objective if certified else None,
+        certified=certified,
+        flows=float_values["flow"], flows_exact=exact_values["flow"] if certified else None,
+        tasks=float_values["task"], tasks_exact=exact_values["task"] if certified else None,
+        port_utilisation=port_utilisation, compute_utilisation=compute_utilisation,
+        bottlenecks=bottlenecks, **common)
+
+
+def steady_state_scatter_lp(
+    platform: Platform,
+    source: str,
+    targets: Sequence[str],
+    *,
+    message_sizes: Mapping[str, object] | Callable[[str], object] | None = None,
+    certify: bool = True,
+    solver_options: Mapping[str, Any] | None = None,
+) -> SteadyStateResult:
+    """Optimal throughput of a series of scatters: the LP SSSP(G), solved and certified.
+
+    The source sends a distinct message m_k to every target P_k, over and over; TP is
+    the number of complete scatters per time unit in steady state, under the
+    full-duplex one-port model.
+
+    Parameters
+    ----------
+    platform : Platform
+    source : str
+        Processor sending the messages.
+    targets : sequence of str
+        Distinct processors, other than the source, each receiving its own message.
+    message_sizes : mapping or callable, optional
+        Size of m_k per target name (default 1); sending m_k on link i -> j takes
+        ``size(m_k) × c(i, j)``.
+    certify : bool
+        Recover the exact optimum from the simplex basis and verify it (default True).
+    solver_options : mapping, optional
+        HiGHS options, e.g. ``{"time_limit": 10.0}``.
+
+    Returns
+    -------
+    SteadyStateResult
+        ``flows`` keys are ``(from, to, target_name)``.
+
+    Raises
+    ------
+    InputError
+        If the source or a target is unknown, targets are empty or repeated, the
+        source is a target, a target cannot be reached from the source, or a message
+        size is invalid.
+
+    Notes
+    -----
+    The slides' SSSP (LMR, slide "Throughput and Linear Program") has two holes,
+    closed here as NOTES.md section 1 fixes: the source is exempt from conservation
+    (read literally the slide forces its output to zero), and TP is the *net* inflow
+    at each target (with gross inflow a message cycling through a cheap neighbour of
+    its target inflates TP: see the counter-example in ``examples/``).
+
+    Examples
+    --------
+    >>> from lp import platform_from_dict
+    >>> p = platform_from_dict({"processors": [{"name": n, "compute": 1} for n in "SAB"],
+    ...     "links": [{"from": "S", "to": "A", "cost": 1}, {"from": "S", "to": "B", "cost": 1}]})
+    >>> steady_state_scatter_lp(p, "S", ["A", "B"]).throughput_exact
+    Fraction(1, 2)
+
+    References
+    ----------
+    A. Legrand, L. Marchal, Y. Robert, "Optimizing the steady-state throughput of
+    scatter and reduce operations on heterogeneous platforms", JPDC 65(12), 2005;
+    slides "Series of Scatter", LP SSSP(G).  NOTES.md section 1.
+    """
+    start = time.perf_counter()
+    source_index = platform.require(source, "source")
+    target_index = check_names(platform, targets, "targets")
+    if source_index in target_index:
+        raise InputError(f"target {source!r} is the source itself")
+    cut_off = unreached(platform, source, targets)
+    if cut_off:
+        raise InputError(f"target {cut_off[0]!r} cannot be reached from source {source!r}")
+    type_names: list[MessageType] = list(targets)
+    sizes = _sizes(message_sizes, type_names, "message size")
+    model = build_scatter_lp(platform, source_index, np.array(target_index), sizes)
+    build_time = time.perf_counter() - start
+    return _run(model, platform, "scatter", type_names, [], certify, solver_options,
+                build_time, {"source": source, "targets": tuple(targets)}, None)
+
+
+def steady_state_reduce_lp(
+    platform: Platform,
+    participants: Sequence[str],
+    target: str,
+    *,
+    interval_sizes: Mapping[tuple[int, int], object] | Callable[[tuple[int, int]], object]
+    | None = None,
+    task_costs: Mapping[tuple[str, Task], object] | Callable[[str, Task], object]
+    | None = None,
+    certify: bool = True,
+    solver_options: Mapping[str, Any] | None = None,
+) -> SteadyStateResult:
+    """Optimal throughput of a series of reduces: the LP SSRP(G), solved and certified.
+
+    Participant ``participants[k]`` owns v_k; the target needs v_0 ⊕ v_1 ⊕ ... ⊕ v_N
+    for an associative, non-commutative ⊕.  Any processor may relay partial values
+    v[k,m] or compute tasks T(k,l,m): v[k,m] = v[k,l] ⊕ v[l+1,m].  TP is the number of
+    complete reductions per time unit in steady state (full-duplex one-port model,
+    computation overlapping communication).
+
+    Parameters
+    ----------
+    platform : Platform
+    participants : sequence of str
+        At least two distinct processors, in operand order.
+    target : str
+        Processor that receives the result (a participant or not).
+    interval_sizes : mapping or callable, optional
+        ``size(v[k,m])`` per interval ``(k, m)`` (default 1).
+    task_costs : mapping or callable, optional
+        ``w(P_i, T(k,l,m))`` keyed ``(processor_name, (k, l, m))`` (default: the
+        processor's compute cost).  A callable receives ``(name, (k, l, m))``.
+    certify : bool
+        Recover the exact optimum from the simplex basis and verify it (default True).
+    solver_options : mapping, optional
+        HiGHS options.
+
+    Returns
+    -------
+    SteadyStateResult
+        ``flows`` keys are ``(from, to, (k, m))``; ``tasks`` keys ``(name, (k, l, m))``.
+
+    Raises
+    ------
+    InputError
+        Unknown, repeated or fewer than two participants, unknown target, a participant
+        that cannot reach the target, or an invalid size or task cost.
+
+    Notes
+    -----
+    Conservation is waived for v[k,k] at its owner and for v[0,N] at the target, where
+    TP = received v[0,N] + computed v[0,N] and v[0,N] is never sent on (NOTES.md
+    section 1; with gross inflow the LP gives 1 instead of 1/2 on the counter-example
+    in ``examples/``).  The slides' TP line (LMR, "definition of the throughput") has
+    two typos: it reads v[0,m] for v[0,N] and sums over ``0 <= l < N-1`` where every
+    T(0,l,N), ``0 <= l < N``, counts.
+
+    Examples
+    --------
+    The hand-checked case of NOTES.md section 1 (TP = 1):
+
+    >>> from lp import platform_from_dict
+    >>> p = platform_from_dict({"processors": [{"name": "P0", "compute": 3},
+    ...                                        {"name": "P1", "compute": "3/2"}],
+    ...     "links": [{"from": "P0", "to": "P1", "cost": 1, "bidirectional": True}]})
+    >>> steady_state_reduce_lp(p, ["P0", "P1"], "P0").throughput_exact
+    Fraction(1, 1)
+
+    References
+    ----------
+    A. Legrand, L. Marchal, Y. Robert, JPDC 65(12), 2005; slides "Series of Reduce",
+    LP SSRP(G).  NOTES.md section 1.
+    """
+    start = time.perf_counter()
+    owners = check_names(platform, participants, "participants")
+    target_index = platform.require(target, "target")
+    if len(owners) < 2:
+        raise InputError("a reduce needs at least two participants")
+    cut_off = unreachable(platform, participants, target)
+    if cut_off:
+        raise InputError(f"target {target!r} cannot be reached from participant {cut_off[0]!r}")
+    n_values = len(owners)
+    intervals = reduce_intervals(n_values)
+    tasks = reduce_tasks(n_values)
+    sizes = _sizes(interval_sizes, intervals, "interval size")
+    names = platform.names
+    task_cost = _task_cost_function(platform, task_costs, n_values)
+    model = build_reduce_lp(
+        platform, np.array(owners), target_index, sizes,
+        lambda i, t: task_cost(names[i], tasks[t]), default_weights=task_costs is None)
+    build_time = time.perf_counter() - start
+    return _run(model, platform, "reduce", list(intervals), tasks, certify, solver_options,
+                build_time, {"participants": tuple(participants), "target": target},
+                task_cost)
+
+
+def _task_cost_function(platform: Platform, task_costs, n_values: int):
+    """Exact ``w(name, (k, l, m))`` from the user's mapping or callable."""
+    if task_costs is None:
+        return lambda name, task: platform.compute_cost(name)
+    if callable(task_costs):
+        def from_callable(name: str, task: Task) -> Fraction:
+            return positive_fraction(task_costs(name, task), f"task cost of T{task} on {name}")
+        return from_callable
+    if not isinstance(task_costs, Mapping):
+        raise InputError("task_costs must be a mapping or a callable")
+    costs = {}
+    for key, value in task_costs.items():
+        try:
+            name, (k, split, m) = key
+        except (TypeError, ValueError):
+            raise InputError(f"task_costs key {key!r} is not (processor, (k, l, m))") from None
+        platform.require(name, "task_costs processor")
+        if not 0 <= k <= split < m < n_values:
+            raise InputError(f"task_costs key {key!r}: no task T({k},{split},{m}) in this reduce")
+        costs[(name, (k, split, m))] = positive_fraction(
+            value, f"task cost of T({k},{split},{m}) on {name}")
+    return lambda name, task: costs.get((name, task), platform.compute_cost(name))
