@@ -1,1 +1,44 @@
-"""Exact discrete-event simulator and Monte Carlo engine for reductions."""
+"""Exact discrete-event simulator and Monte Carlo engine for reductions.
+
+- :func:`simulate`: one reduction, event by event, exact with rational costs;
+- :func:`sample_makespans`, :func:`monte_carlo`: many runs at once with random
+  costs, common random numbers across methods (compiled event loops);
+- cost models (:class:`MatrixCosts`, :class:`SequenceCosts`) and cost
+  distributions (:class:`Gamma`, :class:`Exponential`, :class:`Deterministic`,
+  :class:`FrozenScipy`);
+- the static trees (:func:`binomial_tree`, :func:`fibonacci_tree`).
+
+References: Benoit, Canon, Marchal, RR 8315 (sections 3 and 6).
+"""
+
+from sim.costs import (
+    CostDistribution,
+    CostModel,
+    Deterministic,
+    Exponential,
+    FrozenScipy,
+    Gamma,
+    MatrixCosts,
+    SequenceCosts,
+)
+from sim.engine import ALGORITHMS, NON_COMMUTATIVE_SAFE, SimulationResult, TraceEvent, simulate
+from sim.trees import binomial_tree, fibonacci_order, fibonacci_tree
+
+__all__ = [
+    "ALGORITHMS",
+    "NON_COMMUTATIVE_SAFE",
+    "CostDistribution",
+    "CostModel",
+    "Deterministic",
+    "Exponential",
+    "FrozenScipy",
+    "Gamma",
+    "MatrixCosts",
+    "SequenceCosts",
+    "SimulationResult",
+    "TraceEvent",
+    "binomial_tree",
+    "fibonacci_order",
+    "fibonacci_tree",
+    "simulate",
+]
