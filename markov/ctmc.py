@@ -1,0 +1,667 @@
+"""A small toolkit for absorbing continuous-time Markov chains.
+
+A chain is described once, as plain data (:class:`AbsorbingCTMC`), and every
+quantity of its absorption time follows from it:
+
+- moments in floats (:func:`absorption_moments`, sparse LU of the sub-generator)
+  and in exact rationals (:func:`exact_absorption_moments`, back-substitution
+  in topological order when the chain is acyclic, an exact rational solver
+  otherwise);
+- the whole phase-type distribution (:func:`absorption_cdf`,
+  :func:`absorption_pdf`, :func:`absorption_quantiles`) through actions of the
+  matrix exponential (:func:`scipy.sparse.linalg.expm_multiply`), never a
+  dense ``expm``;
+- everything at once in a result object (:func:`absorption_time`).
+
+Transition rates are stored as ``multiplicity * base_rates[kind]``: chains of
+identical components (``a`` transfers running, each ending at rate
+``lambda_d``) then need only a handful of exact base rates, which keeps exact
+arithmetic cheap on chains with millions of transitions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Rational
+
+import flint
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import brentq
+from scipy.sparse.linalg import expm_multiply, splu, spsolve_triangular
+
+from hetcoll.errors import InputError
+from hetcoll.exact import positive_fraction
+
+__all__ = [
+    "AbsorbingCTMC",
+    "AbsorptionResult",
+    "absorption_cdf",
+    "absorption_moments",
+    "absorption_pdf",
+    "absorption_quantiles",
+    "absorption_time",
+    "exact_absorption_moments",
+]
+
+ABSORBED = -1
+"""Target index meaning "the chain is absorbed"."""
+
+
+@dataclass(frozen=True, eq=False)
+class AbsorbingCTMC:
+    """An absorbing CTMC started in one transient state.
+
+    Transition ``t`` goes from transient state ``source[t]`` to transient state
+    ``target[t]`` (or to absorption when ``target[t] == -1``) at rate
+    ``multiplicity[t] * base_rates[kind[t]]``.  All absorbing states are merged
+    into one: only the absorption time matters here.
+
+    Attributes
+    ----------
+    states : sequence
+        Labels of the transient states (any sequence: a list of tuples, or a
+        numpy array with one row per state for large chains).
+    source, target, multiplicity, kind : numpy.ndarray of int64
+        One entry per transition, as above.  Parallel transitions (same source,
+        target and kind) are merged by the constructors.
+    base_rates : tuple
+        Positive rates, exact (:class:`~fractions.Fraction`) when rational.
+    initial : int
+        Index of the initial state, or -1 when the chain starts absorbed (the
+        absorption time is then 0).
+
+    Examples
+    --------
+    Two exponential phases in series (an Erlang-2 of rate 3):
+
+    >>> moves = {"busy2": [("busy1", 3)], "busy1": [("done", 3)]}
+    >>> chain = AbsorbingCTMC.from_successors("busy2", lambda s: moves.get(s, []))
+    >>> absorption_time(chain, exact=True).mean_exact
+    Fraction(2, 3)
+    """
+
+    states: Sequence
+    source: np.ndarray
+    target: np.ndarray
+    multiplicity: np.ndarray
+    kind: np.ndarray
+    base_rates: tuple
+    initial: int
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self):
+        n = len(self.states)
+        for name in ("source", "target", "multiplicity", "kind"):
+            object.__setattr__(self, name, np.asarray(getattr(self, name), dtype=np.int64))
+        sizes = {len(self.source), len(self.target), len(self.multiplicity), len(self.kind)}
+        if len(sizes) != 1:
+            raise InputError("source, target, multiplicity and kind must have the same length")
+        if not -1 <= self.initial < n:
+            raise InputError(f"initial state index {self.initial} is out of range")
+        if len(self.source) and (self.source.min() < 0 or self.source.max() >= n
+                                 or self.target.min() < -1 or self.target.max() >= n):
+            raise InputError("a transition refers to a state index out of range")
+        if len(self.kind) and (self.kind.min() < 0 or self.kind.max() >= len(self.base_rates)):
+            raise InputError("a transition refers to a rate kind out of range")
+        if len(self.multiplicity) and self.multiplicity.min() <= 0:
+            raise InputError("transition multiplicities must be positive")
+        for i, rate in enumerate(self.base_rates):
+            if not rate > 0 or not math.isfinite(float(rate)):
+                raise InputError(f"base rate {i} must be positive and finite, got {rate!r}")
+
+    # ------------------------------------------------------------------ builders
+    @classmethod
+    def from_arrays(cls, states: Sequence, source, target, multiplicity, kind,
+                    base_rates: Sequence, initial: int) -> AbsorbingCTMC:
+        """Build a chain from transition arrays, merging parallel transitions."""
+        source, target, multiplicity, kind = (np.asarray(x, dtype=np.int64).ravel()
+                                              for x in (source, target, multiplicity, kind))
+        if len(source):
+            keys = np.stack([source, target, kind])
+            unique, inverse = np.unique(keys, axis=1, return_inverse=True)
+            multiplicity = np.bincount(inverse.ravel(), weights=multiplicity,
+                                       minlength=unique.shape[1]).astype(np.int64)
+            source, target, kind = unique
+        return cls(states, source, target, multiplicity, kind,
+                   tuple(_exact_if_rational(r) for r in base_rates), initial)
+
+    @classmethod
+    def from_successors(cls, initial: Hashable,
+                        successors: Callable[[Hashable], Iterable[tuple[Hashable, object]]],
+                        *, max_states: int | None = None) -> AbsorbingCTMC:
+        """Explore the states reachable from ``initial`` (breadth first).
+
+        Parameters
+        ----------
+        initial : hashable
+            The initial state.
+        successors : callable
+            ``successors(state)`` yields ``(next_state, rate)`` pairs; a state
+            with no successor is absorbing.  Rates may be ints, Fractions,
+            ``"p/q"`` strings or floats; pairs with the same next state add up.
+        max_states : int, optional
+            Stop with :class:`~hetcoll.InputError` beyond this many transient
+            states (a guard against state-space explosion).
+
+        Returns
+        -------
+        AbsorbingCTMC
+        """
+        index: dict[Hashable, int] = {}
+        states: list[Hashable] = []
+        out: list[list[tuple[Hashable, object]]] = []
+        queue = [initial]
+        seen = {initial}
+        head = 0
+        while head < len(queue):
+            state = queue[head]
+            head += 1
+            moves = [(nxt, _positive_rate(rate, f"rate from state {state!r}"))
+                     for nxt, rate in successors(state)]
+            if not moves:
+                continue
+            index[state] = len(states)
+            states.append(state)
+            out.append(moves)
+            if max_states is not None and len(states) > max_states:
+                raise InputError(f"more than max_states={max_states} transient states")
+            for nxt, _ in moves:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        rate_kind: dict[object, int] = {}
+        source, target, kind = [], [], []
+        for i, moves in enumerate(out):
+            for nxt, rate in moves:
+                source.append(i)
+                target.append(index.get(nxt, ABSORBED))
+                kind.append(rate_kind.setdefault(rate, len(rate_kind)))
+        return cls.from_arrays(states, source, target, np.ones(len(source)), kind,
+                               list(rate_kind), index.get(initial, ABSORBED))
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def n_states(self) -> int:
+        """Number of transient states."""
+        return len(self.states)
+
+    @property
+    def is_exact(self) -> bool:
+        """Whether every base rate is rational (exact moments are available)."""
+        return all(isinstance(r, Fraction) for r in self.base_rates)
+
+    def rates(self) -> np.ndarray:
+        """Float rate of every transition."""
+        return self.multiplicity * np.array([float(r) for r in self.base_rates])[self.kind]
+
+    def exit_rates(self) -> np.ndarray:
+        """Float total outgoing rate of every transient state (``-diag(S)``)."""
+        return np.bincount(self.source, weights=self.rates(), minlength=self.n_states)
+
+    def absorption_rates(self) -> np.ndarray:
+        """Float rate of absorption from every transient state (``-S 1``)."""
+        to_abs = self.target == ABSORBED
+        return np.bincount(self.source[to_abs], weights=self.rates()[to_abs],
+                           minlength=self.n_states)
+
+    def subgenerator(self) -> sp.csr_array:
+        """The transient part ``S`` of the generator, a sparse matrix."""
+        if "S" not in self._cache:
+            inner = self.target != ABSORBED
+            n = self.n_states
+            off = sp.coo_array((self.rates()[inner], (self.source[inner], self.target[inner])),
+                               shape=(n, n))
+            self._cache["S"] = (off - sp.diags_array(self.exit_rates())).tocsr()
+        return self._cache["S"]
+
+    def topological_levels(self) -> np.ndarray | None:
+        """Level of every state when the transient graph is acyclic, else None.
+
+        Level 0 states only lead to absorption; a state of level ``l`` leads
+        only to states of lower levels.  Computed by peeling, one numpy step
+        per level.
+        """
+        if "levels" in self._cache:
+            return self._cache["levels"]
+        n = self.n_states
+        inner = (self.target != ABSORBED) & (self.target != self.source)
+        if np.any(self.target == self.source):
+            self._cache["levels"] = None
+            return None
+        pending = np.bincount(self.source[inner], minlength=n)
+        order = np.argsort(self.target[inner], kind="stable")
+        preds = self.source[inner][order]
+        starts = np.searchsorted(self.target[inner][order], np.arange(n + 1))
+        levels = np.full(n, -1, dtype=np.int64)
+        frontier = np.flatnonzero(pending == 0)
+        level = 0
+        while frontier.size:
+            levels[frontier] = level
+            lo, hi = starts[frontier], starts[frontier + 1]
+            counts = hi - lo
+            gathered = preds[np.repeat(hi - counts.cumsum(), counts) + np.arange(counts.sum())]
+            # O(edges touched) per level, not O(states): keeps the peeling linear overall.
+            np.subtract.at(pending, gathered, 1)
+            touched = np.unique(gathered)
+            frontier = touched[pending[touched] == 0]
+            level += 1
+        result = levels if (levels >= 0).all() else None
+        self._cache["levels"] = result
+        return result
+
+
+@dataclass
+class AbsorptionResult:
+    """Absorption time of a chain, in the style of ``scipy.optimize.OptimizeResult``.
+
+    Attributes
+    ----------
+    status : int
+        0 on success, 1 when exact moments were asked for a chain with
+        irrational rates (floats are still given).
+    message : str
+    mean, variance : float
+    moments : tuple of float
+        ``E[T], E[T^2], ...`` up to the requested order.
+    mean_exact, variance_exact : Fraction or None
+        Exact values when asked for and the rates are rational.
+    moments_exact : tuple of Fraction or None
+    quantiles : dict of float to float
+        ``{probability: time}``.
+    states, transitions : int
+        Size of the chain (transient states, transitions).
+    """
+
+    status: int
+    message: str
+    mean: float
+    variance: float
+    moments: tuple
+    mean_exact: Fraction | None
+    variance_exact: Fraction | None
+    moments_exact: tuple | None
+    quantiles: dict
+    states: int
+    transitions: int
+
+
+# ---------------------------------------------------------------------- moments
+def absorption_moments(chain: AbsorbingCTMC, order: int = 2) -> np.ndarray:
+    """Raw moments ``E[T^k]``, ``k = 1..order``, of the absorption time (floats).
+
+    First-step analysis: with ``S`` the sub-generator, ``(-S) m_1 = 1`` and
+    ``(-S) m_k = k m_(k-1)``.  On an acyclic chain, sorted by topological
+    level, ``-S`` is lower triangular: sparse triangular solves, no
+    factorisation.  Otherwise one sparse LU factorisation serves every order.
+
+    Parameters
+    ----------
+    chain : AbsorbingCTMC
+    order : int
+        Highest moment, at least 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``[E[T], ..., E[T^order]]`` from the initial state.
+
+    Raises
+    ------
+    InputError
+        If ``order < 1`` or if absorption is not certain from the initial state
+        (singular system).
+
+    Examples
+    --------
+    >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 2)] if s == 0 else [])
+    >>> absorption_moments(chain, 2)  # Exp(2): 1/2, 2/4
+    array([0.5, 0.5])
+
+    References
+    ----------
+    Benoit, Canon, Marchal, RR 8315 (2013), section 5 (first-step analysis).
+    """
+    _check_order(order)
+    if chain.initial == ABSORBED:
+        return np.zeros(order)
+    matrix, permutation = _ordered_system(chain)
+    if permutation is None:
+        try:
+            solve = splu(matrix.tocsc()).solve
+        except RuntimeError:
+            raise InputError("absorption is not certain: the moment system is singular") from None
+        start = chain.initial
+    else:
+        def solve(rhs):
+            return spsolve_triangular(matrix, rhs, lower=True)
+
+        start = int(np.flatnonzero(permutation == chain.initial)[0])
+    moments = []
+    m = np.ones(chain.n_states)
+    for k in range(1, order + 1):
+        m = solve(k * m if k > 1 else m)
+        moments.append(m[start])
+    result = np.array(moments)
+    if not np.all(np.isfinite(result)):
+        raise InputError("absorption is not certain: the moment system is singular")
+    return result
+
+
+def exact_absorption_moments(chain: AbsorbingCTMC, order: int = 2, *,
+                             progress: bool = False) -> list[Fraction]:
+    """Raw moments ``E[T^k]``, ``k = 1..order``, as exact rationals.
+
+    On an acyclic chain, back-substitution in topological order:
+    ``m_k(i) = (k m_(k-1)(i) + sum_j r_ij m_k(j)) / q_i`` with ``q_i`` the exit
+    rate, exactly (python-flint rationals).  On a chain with cycles, an exact
+    dense rational solve (small chains only).
+
+    Parameters
+    ----------
+    chain : AbsorbingCTMC
+        With rational base rates.
+    order : int
+    progress : bool
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    list of Fraction
+
+    Raises
+    ------
+    InputError
+        If a base rate is not rational, ``order < 1``, or absorption is not
+        certain.
+
+    Examples
+    --------
+    >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 3)] if s == 0 else [])
+    >>> exact_absorption_moments(chain, 2)
+    [Fraction(1, 3), Fraction(2, 9)]
+    """
+    _check_order(order)
+    if not chain.is_exact:
+        raise InputError("exact moments need rational rates")
+    if chain.initial == ABSORBED:
+        return [Fraction(0)] * order
+    base = [flint.fmpq(r.numerator, r.denominator) for r in chain.base_rates]
+    rates = [base[k] * int(m) for k, m in zip(chain.kind.tolist(), chain.multiplicity.tolist(),
+                                            strict=True)]
+    levels = chain.topological_levels()
+    if levels is None:
+        values = _exact_dense_solve(chain, rates, order)
+    else:
+        values = _exact_back_substitution(chain, rates, order, levels, progress)
+    return [Fraction(int(v.p), int(v.q)) for v in values]
+
+
+def _exact_back_substitution(chain, rates, order, levels, progress):
+    n = chain.n_states
+    by_source = np.argsort(chain.source, kind="stable")
+    starts = np.searchsorted(chain.source[by_source], np.arange(n + 1)).tolist()
+    by_source_list = by_source.tolist()
+    targets = chain.target.tolist()
+    zero = flint.fmpq(0)
+    m = [None] * n
+    order_of_states = np.argsort(levels, kind="stable").tolist()
+    for i in _maybe_tqdm(order_of_states, progress, "exact back-substitution"):
+        q = zero
+        sums = [zero] * order
+        for t in by_source_list[starts[i]:starts[i + 1]]:
+            r = rates[t]
+            q += r
+            j = targets[t]
+            if j != ABSORBED:
+                mj = m[j]
+                for k in range(order):
+                    sums[k] += r * mj[k]
+        values = []
+        previous = flint.fmpq(1)
+        for k in range(order):
+            current = (sums[k] + (k + 1) * previous) / q
+            values.append(current)
+            previous = current
+        m[i] = values
+    return m[chain.initial]
+
+
+def _exact_dense_solve(chain, rates, order):
+    n = chain.n_states
+    a = flint.fmpq_mat(n, n)
+    for s, t, r in zip(chain.source.tolist(), chain.target.tolist(), rates, strict=True):
+        a[s, s] += r
+        if t != ABSORBED:
+            a[s, t] -= r
+    try:
+        rhs = flint.fmpq_mat(n, 1, [1] * n)
+        values = []
+        for k in range(1, order + 1):
+            rhs = a.solve(rhs * k if k > 1 else rhs)
+            values.append(rhs[chain.initial, 0])
+    except ZeroDivisionError:
+        raise InputError("absorption is not certain: the moment system is singular") from None
+    return values
+
+
+# ------------------------------------------------------------------ distribution
+def absorption_cdf(chain: AbsorbingCTMC, times) -> np.ndarray:
+    """CDF ``P(T <= t)`` of the absorption time at each of ``times``.
+
+    Phase-type representation: ``P(T > t) = alpha exp(S t) 1``, computed as
+    the action of the matrix exponential on the initial distribution,
+    stepping through the sorted times.
+
+    Examples
+    --------
+    >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 1)] if s == 0 else [])
+    >>> round(float(absorption_cdf(chain, [1.0])[0]), 6)  # 1 - exp(-1)
+    0.632121
+    """
+    return 1.0 - _transient_distribution(chain, times).sum(axis=1)
+
+
+def absorption_pdf(chain: AbsorbingCTMC, times) -> np.ndarray:
+    """Density of the absorption time at each of ``times`` (``alpha exp(S t) s0``).
+
+    Examples
+    --------
+    >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 2)] if s == 0 else [])
+    >>> round(float(absorption_pdf(chain, [0.0])[0]), 6)
+    2.0
+    """
+    return _transient_distribution(chain, times) @ chain.absorption_rates()
+
+
+def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *,
+                         xtol: float = 1e-10) -> dict[float, float]:
+    """Quantiles of the absorption time.
+
+    The CDF is tabulated on a grid up to beyond the largest probability (one
+    :func:`~scipy.sparse.linalg.expm_multiply` sweep), then each quantile is
+    refined by Brent's method from its bracketing grid point.
+
+    Parameters
+    ----------
+    chain : AbsorbingCTMC
+    probabilities : sequence of float
+        Each strictly between 0 and 1.
+    xtol : float
+        Absolute tolerance on the returned times.
+
+    Returns
+    -------
+    dict of float to float
+
+    Raises
+    ------
+    InputError
+        If a probability is not in (0, 1).
+
+    Examples
+    --------
+    >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 1)] if s == 0 else [])
+    >>> round(absorption_quantiles(chain, [0.5])[0.5], 8)  # ln 2
+    0.69314718
+    """
+    probs = [float(p) for p in probabilities]
+    for p in probs:
+        if not 0.0 < p < 1.0:
+            raise InputError(f"quantile probability must be in (0, 1), got {p!r}")
+    if not probs:
+        return {}
+    if chain.initial == ABSORBED:
+        return dict.fromkeys(probs, 0.0)
+    mean, second = absorption_moments(chain, 2)
+    std = math.sqrt(max(second - mean * mean, 0.0))
+    horizon = mean + 6.0 * std
+    matrix = chain.subgenerator().T.tocsr()
+    trace = float(matrix.diagonal().sum())
+    alpha = np.zeros(chain.n_states)
+    alpha[chain.initial] = 1.0
+    while True:
+        grid = np.linspace(0.0, horizon, 65)
+        table = expm_multiply(matrix, alpha, start=0.0, stop=horizon, num=len(grid),
+                              endpoint=True, traceA=trace)
+        cdf = 1.0 - table.sum(axis=1)
+        if cdf[-1] >= max(probs):
+            break
+        horizon *= 2.0
+    result = {}
+    for p in probs:
+        right = int(np.searchsorted(cdf, p))
+        left = right - 1
+        if cdf[right] == p:
+            result[p] = float(grid[right])
+            continue
+
+        def gap(t, left=left, p=p):
+            step = expm_multiply(matrix * (t - grid[left]), table[left], traceA=trace
+                                 * (t - grid[left]))
+            return (1.0 - step.sum()) - p
+
+        result[p] = float(brentq(gap, grid[left], grid[right], xtol=xtol))
+    return result
+
+
+def _transient_distribution(chain, times):
+    times = np.asarray(times, dtype=float).ravel()
+    if np.any(times < 0) or not np.all(np.isfinite(times)):
+        raise InputError("times must be finite and non-negative")
+    out = np.zeros((len(times), chain.n_states))
+    if chain.initial == ABSORBED or not len(times):
+        return out
+    matrix = chain.subgenerator().T.tocsr()
+    trace = float(matrix.diagonal().sum())
+    vector = np.zeros(chain.n_states)
+    vector[chain.initial] = 1.0
+    now = 0.0
+    for position in np.argsort(times, kind="stable"):
+        step = times[position] - now
+        if step > 0:
+            vector = expm_multiply(matrix * step, vector, traceA=trace * step)
+            now = times[position]
+        out[position] = vector
+    return out
+
+
+# ------------------------------------------------------------------ all at once
+def absorption_time(chain: AbsorbingCTMC, *, exact: bool = False,
+                    quantiles: Sequence[float] = (), order: int = 2,
+                    progress: bool = False) -> AbsorptionResult:
+    """Mean, variance, moments and quantiles of the absorption time.
+
+    Parameters
+    ----------
+    chain : AbsorbingCTMC
+    exact : bool
+        Also compute exact rational moments (needs rational rates).
+    quantiles : sequence of float
+        Probabilities in (0, 1).
+    order : int
+        Highest raw moment, at least 2.
+    progress : bool
+        Progress bar during the exact computation.
+
+    Returns
+    -------
+    AbsorptionResult
+
+    Examples
+    --------
+    >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 2)] if s == 0 else [])
+    >>> r = absorption_time(chain, exact=True)
+    >>> r.mean_exact, r.variance_exact
+    (Fraction(1, 2), Fraction(1, 4))
+    """
+    if order < 2:
+        raise InputError(f"order must be at least 2 (for the variance), got {order!r}")
+    moments = absorption_moments(chain, order)
+    mean = float(moments[0])
+    variance = max(float(moments[1] - moments[0] ** 2), 0.0)
+    status, message = 0, "ok"
+    moments_exact = mean_exact = variance_exact = None
+    if exact:
+        if chain.is_exact:
+            moments_exact = tuple(exact_absorption_moments(chain, order, progress=progress))
+            mean_exact = moments_exact[0]
+            variance_exact = moments_exact[1] - moments_exact[0] ** 2
+            mean, variance = float(mean_exact), float(variance_exact)
+        else:
+            status, message = 1, "rates are not rational: exact moments unavailable"
+    return AbsorptionResult(
+        status=status, message=message, mean=mean, variance=variance,
+        moments=tuple(float(m) for m in moments), mean_exact=mean_exact,
+        variance_exact=variance_exact, moments_exact=moments_exact,
+        quantiles=absorption_quantiles(chain, quantiles), states=chain.n_states,
+        transitions=len(chain.source))
+
+
+# ---------------------------------------------------------------------- helpers
+def _ordered_system(chain):
+    """``-S``, with states sorted by level when acyclic (then lower triangular).
+
+    Returns the matrix and the permutation (None when the chain has cycles).
+    """
+    levels = chain.topological_levels()
+    matrix = -chain.subgenerator()
+    if levels is None:
+        return matrix, None
+    permutation = np.argsort(levels, kind="stable")
+    return matrix[permutation][:, permutation].tocsr(), permutation
+
+
+def _check_order(order):
+    if not isinstance(order, int | np.integer) or order < 1:
+        raise InputError(f"order must be a positive integer, got {order!r}")
+
+
+def _exact_if_rational(rate):
+    if isinstance(rate, Fraction):
+        return rate
+    if isinstance(rate, Rational):
+        return Fraction(rate)
+    if isinstance(rate, str):
+        return _positive_rate(rate, "rate")
+    return float(rate)
+
+
+def _positive_rate(rate, what):
+    """A rate as a Fraction (exact input) or float; positive and finite."""
+    if isinstance(rate, float | np.floating):
+        if not (math.isfinite(rate) and rate > 0):
+            raise InputError(f"{what} must be a positive number, got {rate!r}")
+        return float(rate)
+    return positive_fraction(rate, what)
+
+
+def _maybe_tqdm(iterable, progress, description):
+    if not progress:
+        return iterable
+    from tqdm import tqdm
+
+    return tqdm(iterable, desc=description, leave=False)
