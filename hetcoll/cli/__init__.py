@@ -17,6 +17,8 @@ from hetcoll.cli._common import HetcollArgumentParser, run_command
 # One module per sub-command family, in the order ``hetcoll --help`` lists them.
 SUBCOMMAND_MODULES = [
     "hetcoll.cli.report",
+    "hetcoll.cli.lp",
+    "hetcoll.cli.markov",
 ]
 
 

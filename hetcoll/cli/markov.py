@@ -1,0 +1,141 @@
+"""``hetcoll markov``: makespan distribution of the dynamic reductions with exponential costs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from hetcoll.cli._common import add_json_flag, print_json, split_names
+from hetcoll.errors import InputError
+from hetcoll.exact import fraction_str, positive_fraction, to_fraction
+
+CHAINS = {
+    "tree-dyn": "Tree-dyn (commutative reduction, one slot)",
+    "noncommut-tree-dyn": "Non-Commut-Tree-dyn (neighbouring intervals; left neighbour first, "
+                          "the right interval's holder sends)",
+}
+
+
+def register(subparsers) -> None:
+    """Add ``hetcoll markov tree-dyn`` and ``hetcoll markov noncommut-tree-dyn``."""
+    parser = subparsers.add_parser(
+        "markov", help="exact CTMC analysis of Tree-dyn and Non-Commut-Tree-dyn",
+        description="Makespan of the dynamic reductions when every transfer and every "
+        "reduction takes an exponential time (Benoit, Canon, Marchal, RR 8315, section 5): "
+        "mean, variance (exact rationals with --exact) and quantiles.")
+    chains = parser.add_subparsers(dest="chain", metavar="ALGORITHM", required=True)
+    for name, text in CHAINS.items():
+        sub = chains.add_parser(name, help=text, description=f"CTMC of {text}.")
+        sub.add_argument("--n", type=int, required=True, help="number of processors (>= 1)")
+        sub.add_argument("--rate-comm", default="1", metavar="L",
+                         help="rate lambda_d of a transfer (mean time 1/L); '3', '1/2', '0.5' "
+                         "(default 1)")
+        sub.add_argument("--rate-comp", default=None, metavar="L",
+                         help="rate lambda_c of a reduction; omit for zero computation cost")
+        sub.add_argument("--exact", action="store_true",
+                         help="also compute the mean and variance as exact rationals")
+        sub.add_argument("--quantiles", default="0.1,0.9", metavar="P,P",
+                         help="comma-separated probabilities in (0,1) (default 0.1,0.9); "
+                         "'' for none")
+        if name == "noncommut-tree-dyn":
+            sub.add_argument("--max-states", type=int, default=2_000_000,
+                             help="give up beyond this many states (default 2000000)")
+        sub.add_argument("--plot", metavar="FILE", default=None,
+                         help="save a plot of the density and CDF of the makespan (PNG, PDF...)")
+        sub.add_argument("--force", action="store_true",
+                         help="overwrite the --plot file if it exists")
+        add_json_flag(sub)
+        sub.set_defaults(func=run)
+
+
+def _probabilities(text: str) -> list[float]:
+    if not text.strip():
+        return []
+    probs = []
+    for item in split_names(text, "--quantiles"):
+        p = float(to_fraction(item, f"--quantiles item {item!r}"))
+        if not 0.0 < p < 1.0:
+            raise InputError(f"--quantiles: {item} is not strictly between 0 and 1")
+        probs.append(p)
+    return probs
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the chain, analyse it, print the result."""
+    from markov import absorption_time, noncommut_tree_dyn_chain, tree_dyn_chain
+
+    if args.n < 1:
+        raise InputError(f"--n must be at least 1, got {args.n}")
+    rate_comm = positive_fraction(args.rate_comm, "--rate-comm")
+    rate_comp = (None if args.rate_comp is None
+                 else positive_fraction(args.rate_comp, "--rate-comp"))
+    probs = _probabilities(args.quantiles)
+    if args.plot and os.path.exists(args.plot) and not args.force:
+        raise InputError(f"--plot: {args.plot} exists (add --force to overwrite it)")
+    if args.chain == "tree-dyn":
+        chain = tree_dyn_chain(args.n, rate_comm, rate_comp)
+    else:
+        chain = noncommut_tree_dyn_chain(args.n, rate_comm, rate_comp,
+                                         max_states=args.max_states)
+    progress = sys.stderr.isatty() and not args.json
+    result = absorption_time(chain, exact=args.exact, quantiles=probs, progress=progress)
+    out = {
+        "algorithm": args.chain,
+        "n": args.n,
+        "rate_comm": rate_comm,
+        "rate_comp": rate_comp,
+        "mean": result.mean,
+        "variance": result.variance,
+        "std": result.variance ** 0.5,
+        "mean_exact": result.mean_exact,
+        "variance_exact": result.variance_exact,
+        "states": result.states,
+        "transitions": result.transitions,
+        "quantiles": {repr(p): t for p, t in result.quantiles.items()},
+    }
+    if args.plot:
+        _plot(chain, result, args)
+        out["plot"] = args.plot
+    if args.json:
+        print_json(out)
+        return 0
+    comp = "zero" if rate_comp is None else f"rate {fraction_str(rate_comp)}"
+    print(f"{args.chain}, n = {args.n}: transfers at rate {fraction_str(rate_comm)}, "
+          f"reductions {comp}")
+    print(f"  states       {result.states} ({result.transitions} transitions)")
+    print(f"  mean         {result.mean:.10g}"
+          + (f" = {fraction_str(result.mean_exact)}" if result.mean_exact is not None else ""))
+    print(f"  variance     {result.variance:.10g}"
+          + (f" = {fraction_str(result.variance_exact)}"
+             if result.variance_exact is not None else ""))
+    for p, t in result.quantiles.items():
+        print(f"  quantile {p:<4g} {t:.10g}")
+    if args.plot:
+        print(f"  plot         {args.plot}")
+    return 0
+
+
+def _plot(chain, result, args) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from markov import absorption_cdf, absorption_pdf
+
+    times = np.linspace(0.0, result.mean + 5 * result.variance ** 0.5, 200)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    left.plot(times, absorption_pdf(chain, times))
+    left.set(xlabel="makespan", ylabel="density", title=f"{args.chain}, n = {args.n}")
+    right.plot(times, absorption_cdf(chain, times))
+    right.set(xlabel="makespan", ylabel="P(makespan <= t)")
+    for ax in (left, right):
+        ax.axvline(result.mean, color="grey", linestyle="--", label="mean")
+        for t in result.quantiles.values():
+            ax.axvline(t, color="grey", linestyle=":")
+    left.legend()
+    fig.tight_layout()
+    fig.savefig(args.plot)
+    plt.close(fig)
