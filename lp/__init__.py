@@ -19,6 +19,7 @@ from lp.platform import (
     read_platform,
     write_platform,
 )
+from lp.pulp_model import reduce_lp_pulp, scatter_lp_pulp
 from lp.steady_state import SteadyStateResult, steady_state_reduce_lp, steady_state_scatter_lp
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
     "platform_to_dict",
     "platform_to_networkx",
     "read_platform",
+    "reduce_lp_pulp",
+    "scatter_lp_pulp",
     "steady_state_reduce_lp",
     "steady_state_scatter_lp",
     "write_platform",

@@ -1,0 +1,179 @@
+"""``hetcoll report``: the main job, a report on every given platform.
+
+The report is a list of sections (:data:`SECTIONS`).  Each section computes, for one
+platform, a JSON-ready value and renders it as text lines; other command modules add
+theirs with :func:`register_section` (they are imported after this one, see
+``SUBCOMMAND_MODULES``).  Sections share a per-platform ``context`` dict, so a later
+section can reuse earlier results: the steady-state section stores its
+:class:`lp.SteadyStateResult` objects in ``context["lp"]`` keyed by scenario
+(``"scatter"``, ``"reduce"``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hetcoll.cli._common import add_json_flag, print_json
+from hetcoll.errors import InputError
+
+__all__ = ["SECTIONS", "ReportSection", "register_section"]
+
+PLATFORM_SUFFIXES = (".json", ".graphml")
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """One section of ``hetcoll report``.
+
+    Attributes
+    ----------
+    key : str
+        JSON key of the section.
+    title : str
+        Heading of the text output.
+    compute : callable
+        ``compute(platform, context) -> value`` (JSON-ready; None to skip the section).
+    render : callable
+        ``render(value) -> list of str``, the text lines.
+    """
+
+    key: str
+    title: str
+    compute: Callable[[Any, dict[str, Any]], Any]
+    render: Callable[[Any], list[str]]
+
+
+SECTIONS: list[ReportSection] = []
+
+
+def register_section(section: ReportSection) -> None:
+    """Append ``section`` to the report (sections run in registration order)."""
+    if any(s.key == section.key for s in SECTIONS):
+        raise ValueError(f"report section {section.key!r} is already registered")
+    SECTIONS.append(section)
+
+
+def _steady_state(platform, context: dict[str, Any]) -> list[dict[str, Any]] | None:
+    import lp
+
+    results = {}
+    if platform.scatter_defaults is not None:
+        results["scatter"] = lp.steady_state_scatter_lp(
+            platform, platform.scatter_defaults["source"], platform.scatter_defaults["targets"])
+    if platform.reduce_defaults is not None:
+        results["reduce"] = lp.steady_state_reduce_lp(
+            platform, platform.reduce_defaults["participants"],
+            platform.reduce_defaults["target"])
+    context["lp"] = results
+    if not results:
+        return None
+    rows = []
+    for scenario, result in results.items():
+        data = result.as_dict()
+        row = {key: data[key] for key in ("status", "message", "certified", "throughput",
+                                           "throughput_exact")}
+        row["scenario"] = scenario
+        row |= ({"source": result.source, "targets": list(result.targets)}
+                if scenario == "scatter"
+                else {"participants": list(result.participants), "target": result.target})
+        row["top_bottleneck"] = result.bottlenecks[0] if result.bottlenecks else None
+        rows.append(row)
+    return rows
+
+
+def _render_steady_state(rows: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for row in rows:
+        if row["scenario"] == "scatter":
+            what = f"scatter {row['source']} -> {','.join(row['targets'])}"
+        else:
+            what = f"reduce {','.join(row['participants'])} -> {row['target']}"
+        if row["certified"]:
+            tp = f"TP = {row['throughput_exact']} (certified, ≈ {row['throughput']:.6g})"
+        elif row["status"] == 1:
+            tp = f"TP ≈ {row['throughput']:.6g} (NOT certified: {row['message']})"
+        else:
+            tp = f"no optimum: {row['message']}"
+        lines.append(f"{what}: {tp}")
+        top = row["top_bottleneck"]
+        if top is not None:
+            lines.append(f"    top bottleneck: {top['resource']} (dual {top['dual']:.4g}, "
+                         f"{100 * top['share']:.0f}% of TP)")
+    return lines
+
+
+register_section(ReportSection("steady_state", "Steady-state throughput (LP, LMR)",
+                               _steady_state, _render_steady_state))
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "report", help="report on platforms: solve every bundled scenario",
+        description="Report on every platform file given (directories are searched for "
+        "*.json and *.graphml): for each scenario in the file (its \"scatter\" and "
+        "\"reduce\" keys), the optimal steady-state throughput, exact when certified, "
+        "and the top bottleneck.")
+    parser.add_argument("paths", nargs="+", metavar="DIR_OR_FILE",
+                        help="platform files, or directories holding them")
+    add_json_flag(parser)
+    parser.set_defaults(func=run)
+
+
+def platform_files(paths: list[str]) -> list[Path]:
+    """The platform files named by ``paths``, directories expanded (sorted)."""
+    files = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in PLATFORM_SUFFIXES)
+            if not found:
+                raise InputError(f"{path}: no platform files (*.json, *.graphml) in directory")
+            files += found
+        elif path.exists():
+            files.append(path)
+        else:
+            raise InputError(f"{path}: no such file or directory")
+    return files
+
+
+def run(args) -> int:
+    from tqdm import tqdm
+
+    import lp
+
+    files = platform_files(args.paths)
+    platforms = [(path, lp.read_platform(path)) for path in files]  # validate all first
+    reports = []
+    quiet = args.json or not sys.stderr.isatty()
+    for path, platform in tqdm(platforms, desc="platforms", disable=quiet, leave=False):
+        context: dict[str, Any] = {}
+        sections = {}
+        for section in SECTIONS:
+            value = section.compute(platform, context)
+            if value is not None:
+                sections[section.key] = value
+        reports.append({"file": str(path), "description": platform.description,
+                        "processors": len(platform.processors), "links": len(platform.links),
+                        "sections": sections})
+    if args.json:
+        print_json({"platforms": reports})
+        return 0
+    titles = {s.key: s.title for s in SECTIONS}
+    render = {s.key: s.render for s in SECTIONS}
+    for report in reports:
+        print(f"== {report['file']} ({report['processors']} processors, "
+              f"{report['links']} links)")
+        if report["description"]:
+            print(f"   {report['description']}")
+        if not report["sections"]:
+            print("   (no scenario in this file)")
+        for key, value in report["sections"].items():
+            print(f"-- {titles[key]}")
+            for line in render[key](value):
+                print(f"   {line}")
+        print()
+    return 0

@@ -1,0 +1,169 @@
+"""SSSP and SSRP written with pulp: the readable formulation, one constraint per law.
+
+These models state the LPs as the slides do (LMR, "Series of Scatter" and "Series of
+Reduce"), with NOTES.md section 1 fixes, without any of the index arithmetic of
+:mod:`lp.model`.  They are slow to build (pulp adds rows one at a time) but easy to
+read and export (``problem.writeLP("sssp.lp")``, ``problem.writeMPS("sssp.mps")``), and
+the tests solve them with pulp's bundled CBC to cross-check the sparse builder and
+HiGHS with an independent formulation and solver.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+import pulp
+
+from hetcoll.errors import InputError
+from lp.platform import Platform, check_names, unreachable, unreached
+
+__all__ = ["reduce_lp_pulp", "scatter_lp_pulp"]
+
+
+def _name(*parts: object) -> str:
+    return "_".join(str(p) for p in parts).replace("-", "m").replace(" ", "")
+
+
+def _one_port(problem: pulp.LpProblem, platform: Platform, flows: dict) -> None:
+    """Out-port and in-port constraints: time sending (receiving) per time unit <= 1."""
+    out_terms, in_terms = defaultdict(list), defaultdict(list)
+    for (i, j, _), variable in flows.items():
+        out_terms[i].append(variable * platform.link_cost(i, j))
+        in_terms[j].append(variable * platform.link_cost(i, j))
+    for name in platform.names:
+        problem += pulp.lpSum(out_terms[name]) <= 1, _name("out", name)
+        problem += pulp.lpSum(in_terms[name]) <= 1, _name("in", name)
+
+
+def _incidence(flows: dict) -> tuple[defaultdict, defaultdict]:
+    """Flow variables entering and leaving each (processor, message type)."""
+    into, out_of = defaultdict(list), defaultdict(list)
+    for (i, j, kind), variable in flows.items():
+        into[j, kind].append(variable)
+        out_of[i, kind].append(variable)
+    return into, out_of
+
+
+def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> pulp.LpProblem:
+    """SSSP(G) as a :class:`pulp.LpProblem` (unit message sizes).
+
+    Variables ``send_<i>_<j>_<k>`` (messages for target k per time unit on link i -> j)
+    and ``TP``; constraints ``out_<i>``, ``in_<i>`` (one-port) and ``conserve_<i>_<k>``.
+
+    Parameters
+    ----------
+    platform : Platform
+    source : str
+    targets : sequence of str
+
+    Returns
+    -------
+    pulp.LpProblem
+        Maximise ``TP``; solve with e.g. ``problem.solve(pulp.PULP_CBC_CMD(msg=False))``.
+
+    Raises
+    ------
+    InputError
+        As :func:`lp.steady_state_scatter_lp`.
+
+    References
+    ----------
+    LMR slides, "Throughput and Linear Program" (SSSP(G)); NOTES.md section 1.
+    """
+    platform.require(source, "source")
+    check_names(platform, targets, "targets")
+    if source in targets:
+        raise InputError(f"target {source!r} is the source itself")
+    cut_off = unreached(platform, source, targets)
+    if cut_off:
+        raise InputError(f"target {cut_off[0]!r} cannot be reached from source {source!r}")
+    problem = pulp.LpProblem("SSSP", pulp.LpMaximize)
+    tp = pulp.LpVariable("TP", lowBound=0)
+    problem += tp
+    send = {(link.source, link.target, k): pulp.LpVariable(
+                _name("send", link.source, link.target, k), lowBound=0)
+            for link in platform.links for k in targets}
+    _one_port(problem, platform, send)
+    into, out_of = _incidence(send)
+    for k in targets:
+        for name in platform.names:
+            if name == source:
+                continue  # the source is exempt from conservation
+            inflow = pulp.lpSum(into[name, k])
+            outflow = pulp.lpSum(out_of[name, k])
+            if name == k:  # TP is the net inflow of m_k at P_k
+                problem += inflow - outflow == tp, _name("conserve", name, k)
+            else:
+                problem += inflow == outflow, _name("conserve", name, k)
+    return problem
+
+
+def reduce_lp_pulp(platform: Platform, participants: Sequence[str],
+                   target: str) -> pulp.LpProblem:
+    """SSRP(G) as a :class:`pulp.LpProblem` (unit sizes, default task costs).
+
+    Variables ``s_<i>_<j>_<k>_<m>`` (values v[k,m] per time unit on link i -> j),
+    ``cons_<i>_<k>_<l>_<m>`` (tasks T(k,l,m) per time unit on P_i) and ``TP``.
+
+    Parameters
+    ----------
+    platform : Platform
+    participants : sequence of str
+        In operand order.
+    target : str
+
+    Returns
+    -------
+    pulp.LpProblem
+
+    Raises
+    ------
+    InputError
+        As :func:`lp.steady_state_reduce_lp`.
+
+    References
+    ----------
+    LMR slides, "Series of Reduce" (SSRP(G)); NOTES.md section 1.
+    """
+    check_names(platform, participants, "participants")
+    platform.require(target, "target")
+    if len(participants) < 2:
+        raise InputError("a reduce needs at least two participants")
+    cut_off = unreachable(platform, participants, target)
+    if cut_off:
+        raise InputError(f"target {target!r} cannot be reached from participant {cut_off[0]!r}")
+    last = len(participants) - 1
+    intervals = [(k, m) for k in range(last + 1) for m in range(k, last + 1)]
+    tasks = [(k, split, m) for k in range(last + 1) for m in range(k + 1, last + 1)
+             for split in range(k, m)]
+    problem = pulp.LpProblem("SSRP", pulp.LpMaximize)
+    tp = pulp.LpVariable("TP", lowBound=0)
+    problem += tp
+    s = {(link.source, link.target, iv): pulp.LpVariable(
+             _name("s", link.source, link.target, *iv), lowBound=0)
+         for link in platform.links for iv in intervals
+         if not (iv == (0, last) and link.source == target)}  # v[0,N] never leaves the target
+    cons = {(name, task): pulp.LpVariable(_name("cons", name, *task), lowBound=0)
+            for name in platform.names for task in tasks}
+    _one_port(problem, platform, s)
+    into, out_of = _incidence(s)
+    for name in platform.names:
+        problem += pulp.lpSum(cons[name, task] * platform.compute_cost(name)
+                              for task in tasks) <= 1, _name("alpha", name)
+    for name in platform.names:
+        for k, m in intervals:
+            if k == m and participants[k] == name:
+                continue  # the owner of v_k is exempt
+            received = pulp.lpSum(into[name, (k, m)])
+            sent = pulp.lpSum(out_of[name, (k, m)])
+            produced = pulp.lpSum(cons[name, (k, split, m)] for split in range(k, m))
+            as_left = pulp.lpSum(cons[name, (k, m, n)] for n in range(m + 1, last + 1))
+            as_right = pulp.lpSum(cons[name, (n, k - 1, m)] for n in range(k))
+            if (k, m) == (0, last) and name == target:
+                # TP = received v[0,N] + computed v[0,N] at the target.
+                problem += received + produced == tp, _name("conserve", name, k, m)
+            else:
+                problem += (received + produced == sent + as_left + as_right,
+                            _name("conserve", name, k, m))
+    return problem
