@@ -180,8 +180,8 @@ def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
     scale = math.lcm(period.denominator,
                      *(t.denominator for slot in slots for piece in slot.pieces for t in piece))
     unit = int(period * scale)
-    _check_causality(schedule, scale, unit)
     n_events = _check_overlaps(schedule, periods, scale, unit)
+    _check_causality(schedule, scale, unit)
     completed, completion_times, arrivals = _completions(schedule, periods, scale, unit)
     makespan = Fraction(max((
         (slot.stage + periods - 1) * unit + int(slot.end * scale) for slot in slots),
