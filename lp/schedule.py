@@ -506,7 +506,7 @@ def schedule_from_lp(result: Any, *, fixed_period: object = None) -> Schedule:
     Raises
     ------
     InputError
-        If the LP failed or has no exact solution, or as
+        If the LP failed, has no exact solution or a zero throughput, or as
         :func:`periodic_schedule` and the decompositions.
 
     References
@@ -517,6 +517,9 @@ def schedule_from_lp(result: Any, *, fixed_period: object = None) -> Schedule:
         raise InputError(f"the LP has no solution to schedule: {result.message}")
     if result.flows_exact is None:
         raise InputError("the LP solution is not exact (certify=True is needed to schedule)")
+    if not result.throughput_exact:
+        raise InputError("the optimal throughput is 0: nothing to schedule "
+                         "(can the values reach the target?)")
     if result.kind == "reduce":
         trees = decompose_reduce_flows(result.flows_exact, result.tasks_exact,
                                        result.participants, result.target)
@@ -533,7 +536,7 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
     """Gantt chart of one period: a send, a receive and a compute row per processor.
 
     Bars are coloured by tree (or path) and labelled with the value moved or
-    the task computed when it fits.
+    the task computed when they are at least 1/30 of the period wide.
 
     Parameters
     ----------
@@ -561,7 +564,9 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
             processors[name] = None
         for name, what in rows:
             for start, end in slot.pieces:
-                bars.append(GanttBar(f"{name} {what}", start, end, slot.component, label))
+                # Labels only where they fit: narrow bars would overprint.
+                shown = label if (end - start) * 30 >= schedule.period else ""
+                bars.append(GanttBar(f"{name} {what}", start, end, slot.component, shown))
     order = [f"{name} {what}" for name in processors for what in ("send", "recv", "compute")]
     used = {bar.row for bar in bars}
     if title is None:

@@ -18,6 +18,7 @@ from hetcoll.cli._common import HetcollArgumentParser, run_command
 SUBCOMMAND_MODULES = [
     "hetcoll.cli.report",
     "hetcoll.cli.lp",
+    "hetcoll.cli.schedule",
     "hetcoll.cli.markov",
 ]
 

@@ -1,0 +1,165 @@
+"""``hetcoll schedule reduce|scatter``: periodic schedule from the steady-state LP, validated."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from hetcoll.cli._common import add_json_flag, print_json, split_names
+from hetcoll.cli.lp import _scenario  # the platform-file scenario defaults, shared with `lp`
+from hetcoll.errors import InputError
+from hetcoll.exact import fraction_str, positive_fraction
+
+#: Trees (or paths) listed in the text output; --json lists them all.
+SHOWN = 12
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "schedule", help="periodic schedule of series of reduces or scatters, exactly validated",
+        description="Solve the steady-state LP, decompose it into weighted reduction trees "
+        "(or scatter paths), build the periodic schedule (period, edge-colouring into "
+        "matchings, pipelining) and validate it by an exact run over K periods.")
+    # dest "lp_kind" is what hetcoll.cli.lp._scenario names in its messages.
+    kinds = parser.add_subparsers(dest="lp_kind", metavar="KIND", required=True)
+
+    reduce = kinds.add_parser(
+        "reduce", help="series of reduces to one target",
+        description="Periodic schedule of a series of reduces. Without --participants/"
+        "--target, the platform file's \"reduce\" scenario is used.")
+    reduce.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
+    reduce.add_argument("--participants",
+                        help="comma-separated owners of v_0, v_1, ... in operand order")
+    reduce.add_argument("--target", help="processor receiving the result")
+    _common_options(reduce)
+    reduce.set_defaults(func=run)
+
+    scatter = kinds.add_parser(
+        "scatter", help="series of scatters from one source",
+        description="Periodic schedule of a series of scatters. Without --source/--targets, "
+        "the platform file's \"scatter\" scenario is used.")
+    scatter.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
+    scatter.add_argument("--source", help="processor sending the messages")
+    scatter.add_argument("--targets", help="comma-separated receiving processors")
+    _common_options(scatter)
+    scatter.set_defaults(func=run)
+
+
+def _common_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fixed-period", metavar="TF",
+                        help="approximate with this period (r(t) = floor(weight(t)·TF) uses of "
+                        "each tree); TP - TP* <= #trees / TF")
+    parser.add_argument("--periods", metavar="K", type=int, default=None,
+                        help="periods of uses the executor runs (default: pipeline depth + 10)")
+    parser.add_argument("--gantt", metavar="FILE",
+                        help="draw one period as a Gantt chart into FILE (.png, .pdf, .svg)")
+    parser.add_argument("--force", action="store_true", help="let --gantt overwrite FILE")
+    add_json_flag(parser)
+
+
+def run(args) -> int:
+    import lp
+    from lp.executor import execute_schedule
+    from lp.schedule import schedule_from_lp
+
+    gantt = _gantt_path(args)
+    fixed = None if args.fixed_period is None else positive_fraction(args.fixed_period,
+                                                                     "--fixed-period")
+    if args.periods is not None and args.periods < 1:
+        raise InputError(f"--periods must be at least 1, got {args.periods}")
+    platform = lp.read_platform(args.platform)
+    if args.lp_kind == "reduce":
+        participants, target = _scenario(args, platform, platform.reduce_defaults,
+                                         ("participants", "target"),
+                                         ("--participants", "--target"))
+        if isinstance(participants, str):
+            participants = split_names(participants, "--participants")
+        result = lp.steady_state_reduce_lp(platform, participants, target)
+    else:
+        source, targets = _scenario(args, platform, platform.scatter_defaults,
+                                    ("source", "targets"), ("--source", "--targets"))
+        if isinstance(targets, str):
+            targets = split_names(targets, "--targets")
+        result = lp.steady_state_scatter_lp(platform, source, targets)
+    schedule = schedule_from_lp(result, fixed_period=fixed)
+    periods = args.periods if args.periods is not None else schedule.depth + 10
+    execution = execute_schedule(schedule, periods)
+    if gantt is not None:
+        _draw(schedule, gantt)
+
+    if args.json:
+        data = schedule.to_dict()
+        data["execution"] = {
+            "valid": execution.success, "message": execution.message,
+            "periods": execution.periods, "depth": execution.depth,
+            "makespan": execution.makespan, "completed": execution.completed,
+            "steady_throughput": execution.steady_throughput,
+            "efficiency": execution.efficiency, "events_checked": execution.n_events,
+        }
+        if gantt is not None:
+            data["gantt"] = str(gantt)
+        print_json(data)
+        return 0
+    _print_text(schedule, execution, gantt)
+    return 0
+
+
+def _gantt_path(args) -> Path | None:
+    if args.gantt is None:
+        return None
+    path = Path(args.gantt)
+    if path.suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise InputError(f"--gantt {path}: use a .png, .pdf or .svg file name")
+    if path.exists() and not args.force:
+        raise InputError(f"--gantt {path} exists; add --force to overwrite it")
+    return path
+
+
+def _draw(schedule, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from lp.schedule import schedule_gantt
+
+    ax = schedule_gantt(schedule)
+    ax.figure.savefig(path, dpi=150)
+    plt.close(ax.figure)
+
+
+def _print_text(schedule, execution, gantt) -> None:
+    what = "trees" if schedule.kind == "reduce" else "paths"
+    print(f"{schedule.kind} schedule: period {fraction_str(schedule.period)}, "
+          f"throughput {fraction_str(schedule.throughput_exact)} "
+          f"(LP optimum {fraction_str(schedule.lp_throughput)})")
+    if schedule.fixed_period:
+        print(f"  fixed period: loss TP - TP* = {fraction_str(schedule.loss)} "
+              f"<= #{what} / TF = {fraction_str(schedule.loss_bound)}")
+    print(f"  {schedule.n_components} {what}, {len(schedule.matchings)} matchings "
+          f"(communication {fraction_str(sum((m.duration for m in schedule.matchings), 0))} "
+          f"per period), pipeline depth {schedule.depth} periods")
+    print(f"  executor: {execution.message}")
+    steady = ("-" if execution.steady_throughput is None
+              else fraction_str(execution.steady_throughput))
+    print(f"    {execution.periods} periods: {execution.completed} operations in "
+          f"{fraction_str(execution.makespan)} time units; steady throughput {steady}; "
+          f"efficiency {float(execution.efficiency):.4f}")
+    for index, (component, uses) in enumerate(zip(schedule.components, schedule.uses,
+                                                  strict=True)):
+        if index == SHOWN:
+            print(f"  ... {schedule.n_components - SHOWN} more {what} (see --json)")
+            break
+        hops = ", ".join(_transfer_text(t) for t in component.transfers)
+        tasks = ", ".join(f"T({','.join(map(str, t.task))})@{t.processor}"
+                          for t in component.tasks)
+        print(f"  {what[:-1]} {index}: weight {fraction_str(component.weight)}, {uses} per "
+              f"period: {hops}{'; ' + tasks if tasks else ''}")
+    if gantt is not None:
+        print(f"  Gantt chart of one period written to {gantt}")
+
+
+def _transfer_text(transfer) -> str:
+    value = transfer.value
+    shown = f"v[{value[0]},{value[1]}]" if isinstance(value, tuple) else f"m_{value}"
+    return f"{transfer.sender}->{transfer.receiver} {shown}"
