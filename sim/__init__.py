@@ -22,10 +22,12 @@ from sim.costs import (
     SequenceCosts,
 )
 from sim.engine import ALGORITHMS, NON_COMMUTATIVE_SAFE, SimulationResult, TraceEvent, simulate
+from sim.montecarlo import CHUNK_RUNS, MonteCarloSummary, monte_carlo, sample_makespans
 from sim.trees import binomial_tree, fibonacci_order, fibonacci_tree
 
 __all__ = [
     "ALGORITHMS",
+    "CHUNK_RUNS",
     "NON_COMMUTATIVE_SAFE",
     "CostDistribution",
     "CostModel",
@@ -34,11 +36,14 @@ __all__ = [
     "FrozenScipy",
     "Gamma",
     "MatrixCosts",
+    "MonteCarloSummary",
     "SequenceCosts",
     "SimulationResult",
     "TraceEvent",
     "binomial_tree",
     "fibonacci_order",
     "fibonacci_tree",
+    "monte_carlo",
+    "sample_makespans",
     "simulate",
 ]
