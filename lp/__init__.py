@@ -38,3 +38,49 @@ __all__ = [
     "steady_state_scatter_lp",
     "write_platform",
 ]
+
+# Periodic schedules built from the LP solutions (issue 3).
+from lp.colouring import Matching, weighted_bipartite_edge_colouring  # noqa: E402
+from lp.decomposition import (  # noqa: E402
+    ReductionTree,
+    ScatterPath,
+    Task,
+    Transfer,
+    cancel_flow_cycles,
+    decompose_reduce_flows,
+    decompose_scatter_flows,
+    validate_reduction_tree,
+    validate_scatter_path,
+)
+from lp.executor import ExecutionResult, ScheduleViolation, execute_schedule  # noqa: E402
+from lp.schedule import (  # noqa: E402
+    Schedule,
+    ScheduleMatching,
+    Slot,
+    periodic_schedule,
+    schedule_from_lp,
+    schedule_gantt,
+)
+
+__all__ += [
+    "ExecutionResult",
+    "Matching",
+    "ReductionTree",
+    "ScatterPath",
+    "Schedule",
+    "ScheduleMatching",
+    "ScheduleViolation",
+    "Slot",
+    "Task",
+    "Transfer",
+    "cancel_flow_cycles",
+    "decompose_reduce_flows",
+    "decompose_scatter_flows",
+    "execute_schedule",
+    "periodic_schedule",
+    "schedule_from_lp",
+    "schedule_gantt",
+    "validate_reduction_tree",
+    "validate_scatter_path",
+    "weighted_bipartite_edge_colouring",
+]
