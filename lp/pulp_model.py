@@ -29,8 +29,8 @@ def _one_port(problem: pulp.LpProblem, platform: Platform, flows: dict) -> None:
     """Out-port and in-port constraints: time sending (receiving) per time unit <= 1."""
     out_terms, in_terms = defaultdict(list), defaultdict(list)
     for (i, j, _), variable in flows.items():
-        out_terms[i].append(variable * platform.link_cost(i, j))
-        in_terms[j].append(variable * platform.link_cost(i, j))
+        out_terms[i].append(variable * float(platform.link_cost(i, j)))
+        in_terms[j].append(variable * float(platform.link_cost(i, j)))
     for name in platform.names:
         problem += pulp.lpSum(out_terms[name]) <= 1, _name("out", name)
         problem += pulp.lpSum(in_terms[name]) <= 1, _name("in", name)
@@ -79,9 +79,9 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
     if cut_off:
         raise InputError(f"target {cut_off[0]!r} cannot be reached from source {source!r}")
     problem = pulp.LpProblem("SSSP", pulp.LpMaximize)
-    tp = pulp.LpVariable("TP", lowBound=0)
+    tp = problem.add_variable("TP", lowBound=0)
     problem += tp
-    send = {(link.source, link.target, k): pulp.LpVariable(
+    send = {(link.source, link.target, k): problem.add_variable(
                 _name("send", link.source, link.target, k), lowBound=0)
             for link in platform.links for k in targets}
     _one_port(problem, platform, send)
@@ -138,18 +138,18 @@ def reduce_lp_pulp(platform: Platform, participants: Sequence[str],
     tasks = [(k, split, m) for k in range(last + 1) for m in range(k + 1, last + 1)
              for split in range(k, m)]
     problem = pulp.LpProblem("SSRP", pulp.LpMaximize)
-    tp = pulp.LpVariable("TP", lowBound=0)
+    tp = problem.add_variable("TP", lowBound=0)
     problem += tp
-    s = {(link.source, link.target, iv): pulp.LpVariable(
+    s = {(link.source, link.target, iv): problem.add_variable(
              _name("s", link.source, link.target, *iv), lowBound=0)
          for link in platform.links for iv in intervals
          if not (iv == (0, last) and link.source == target)}  # v[0,N] never leaves the target
-    cons = {(name, task): pulp.LpVariable(_name("cons", name, *task), lowBound=0)
+    cons = {(name, task): problem.add_variable(_name("cons", name, *task), lowBound=0)
             for name in platform.names for task in tasks}
     _one_port(problem, platform, s)
     into, out_of = _incidence(s)
     for name in platform.names:
-        problem += pulp.lpSum(cons[name, task] * platform.compute_cost(name)
+        problem += pulp.lpSum(cons[name, task] * float(platform.compute_cost(name))
                               for task in tasks) <= 1, _name("alpha", name)
     for name in platform.names:
         for k, m in intervals:

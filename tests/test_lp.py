@@ -1,0 +1,416 @@
+"""SSSP / SSRP: hand-checked cases, LP properties, pulp + CBC cross-check, certification."""
+
+import json
+from collections import defaultdict
+from fractions import Fraction
+
+import highspy
+import numpy as np
+import pulp
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hetcoll.cli import main
+from lp import (
+    Link,
+    Platform,
+    Processor,
+    platform_from_dict,
+    read_platform,
+    reduce_lp_pulp,
+    scatter_lp_pulp,
+    steady_state_reduce_lp,
+    steady_state_scatter_lp,
+)
+from lp.certify import CertificationError, certify_basis
+from lp.model import build_scatter_lp
+from lp.steady_state import _solve
+
+# pulp 3.x still bundles CBC (deprecated for pulp 4, which will need a system CBC).
+pytestmark = pytest.mark.filterwarnings("ignore:PULP_CBC_CMD is deprecated:DeprecationWarning")
+
+
+def cbc():
+    return pulp.PULP_CBC_CMD(msg=False)
+
+
+# --- hand-checked cases (NOTES.md section 1) -------------------------------------------------
+
+def test_two_processor_reduce_is_the_hand_solution():
+    p = read_platform("examples/two_processor.json")
+    r = steady_state_reduce_lp(p, ["P0", "P1"], "P0")
+    assert r.certified and r.status == 0 and r.success
+    assert r.throughput_exact == 1 and r.throughput == 1.0
+    # TP = 1 forces both processors to compute flat out: the two trees of NOTES.md.
+    third = Fraction(1, 3)
+    assert r.flows_exact == {("P1", "P0", (1, 1)): third, ("P0", "P1", (0, 0)): 2 * third,
+                             ("P1", "P0", (0, 1)): 2 * third}
+    assert r.tasks_exact == {("P0", (0, 0, 1)): third, ("P1", (0, 0, 1)): 2 * third}
+    assert r.compute_utilisation == {"P0": 1.0, "P1": 1.0}
+    assert r.transfer_time("P0", "P1", (0, 0)) == 1
+    assert r.task_time("P1", (0, 0, 1)) == Fraction(3, 2)
+
+
+def test_scatter_counterexample_is_one_half():
+    p = read_platform("examples/scatter_counterexample.json")
+    r = steady_state_scatter_lp(p, "S", ["P1", "P2"])
+    assert r.certified and r.throughput_exact == Fraction(1, 2)
+    assert r.flows_exact == {("S", "P1", "P1"): Fraction(1, 2), ("S", "P2", "P2"): Fraction(1, 2)}
+    assert r.tasks == {} and r.compute_utilisation == {}
+    assert [b["resource"] for b in r.bottlenecks] == ["out-port of S"]
+
+
+def test_reduce_counterexample_is_one_half():
+    p = read_platform("examples/reduce_counterexample.json")
+    r = steady_state_reduce_lp(p, ["P1", "P2"], "P0")
+    assert r.certified and r.throughput_exact == Fraction(1, 2)
+    assert r.bottlenecks[0]["resource"] == "in-port of P0"
+
+
+def literal_scatter_lp(p, source, targets):
+    """The slide's SSSP read literally (source exempt, else TP = 0): gross inflow at P_k."""
+    prob = pulp.LpProblem("literal", pulp.LpMaximize)
+    tp = prob.add_variable("TP", 0)
+    prob += tp
+    x = {(a.source, a.target, k): prob.add_variable(f"x{n}", 0)
+         for n, (a, k) in enumerate((a, k) for a in p.links for k in targets)}
+    for name in p.names:
+        prob += pulp.lpSum(v * p.link_cost(i, j) for (i, j, _), v in x.items() if i == name) <= 1
+        prob += pulp.lpSum(v * p.link_cost(i, j) for (i, j, _), v in x.items() if j == name) <= 1
+        for k in targets:
+            inflow = pulp.lpSum(v for (_, j, kk), v in x.items() if j == name and kk == k)
+            if name == k:
+                prob += inflow == tp
+            elif name != source:
+                prob += inflow == pulp.lpSum(v for (i, _, kk), v in x.items()
+                                             if i == name and kk == k)
+    prob.solve(cbc())
+    return pulp.value(prob.objective)
+
+
+def literal_reduce_lp(p, owners, target):
+    """The gross-TP reading of SSRP for two owners: the target may re-send v[0,1]."""
+    prob = pulp.LpProblem("literal", pulp.LpMaximize)
+    tp = prob.add_variable("TP", 0)
+    prob += tp
+    ivs = [(0, 0), (1, 1), (0, 1)]
+    s = {(a.source, a.target, iv): prob.add_variable(f"s{n}", 0)
+         for n, (a, iv) in enumerate((a, iv) for a in p.links for iv in ivs)}
+    cons = {name: prob.add_variable(f"c_{name}", 0) for name in p.names}
+    for name in p.names:
+        prob += pulp.lpSum(v * p.link_cost(i, j) for (i, j, _), v in s.items() if i == name) <= 1
+        prob += pulp.lpSum(v * p.link_cost(i, j) for (i, j, _), v in s.items() if j == name) <= 1
+        prob += cons[name] * p.compute_cost(name) <= 1
+        for iv in ivs:
+            inflow = pulp.lpSum(v for (_, j, w), v in s.items() if j == name and w == iv)
+            out = pulp.lpSum(v for (i, _, w), v in s.items() if i == name and w == iv)
+            if iv == (0, 1) and name == target:
+                prob += inflow + cons[name] == tp
+            elif iv == (0, 1):
+                prob += inflow + cons[name] == out
+            elif name != owners[iv[0]]:
+                prob += inflow == out + cons[name]
+    prob.solve(cbc())
+    return pulp.value(prob.objective)
+
+
+def test_literal_slide_lps_overestimate_the_counterexamples():
+    scatter = read_platform("examples/scatter_counterexample.json")
+    assert literal_scatter_lp(scatter, "S", ["P1", "P2"]) == pytest.approx(1)
+    reduce = read_platform("examples/reduce_counterexample.json")
+    assert literal_reduce_lp(reduce, ["P1", "P2"], "P0") == pytest.approx(1)
+
+
+def two_unit_processors():
+    return platform_from_dict({"processors": [{"name": "P0", "compute": 1},
+                                              {"name": "P1", "compute": 1}],
+                               "links": [{"from": "P0", "to": "P1", "cost": 1,
+                                          "bidirectional": True}]})
+
+
+def test_interval_sizes_and_task_costs_by_hand():
+    p = two_unit_processors()
+    # Unit sizes and costs: P0's in-port allows one received value per reduce: TP = 1.
+    assert steady_state_reduce_lp(p, ["P0", "P1"], "P0").throughput_exact == 1
+    # w = 4 everywhere: each processor completes at most 1/4 task, TP = 1/2.
+    costs = {("P0", (0, 0, 1)): 4, ("P1", (0, 0, 1)): "4"}
+    r = steady_state_reduce_lp(p, ["P0", "P1"], "P0", task_costs=costs)
+    assert r.throughput_exact == Fraction(1, 2)
+    assert r.task_time("P0", (0, 0, 1)) == 4
+    r = steady_state_reduce_lp(p, ["P0", "P1"], "P0", task_costs=lambda name, task: 4)
+    assert r.throughput_exact == Fraction(1, 2)
+    # size(v_1) = size(v[0,1]) = 2: P0 receives 2 time units per reduce, TP = 1/2.
+    r = steady_state_reduce_lp(p, ["P0", "P1"], "P0", interval_sizes={(1, 1): 2, (0, 1): 2})
+    assert r.throughput_exact == Fraction(1, 2)
+    assert r.transfer_time("P1", "P0", (0, 1)) == 2
+
+
+def test_message_sizes_by_hand():
+    p = platform_from_dict({"processors": [{"name": n, "compute": 1} for n in "SAB"],
+                            "links": [{"from": "S", "to": "A", "cost": 1},
+                                      {"from": "S", "to": "B", "cost": "1/2"}]})
+    r = steady_state_scatter_lp(p, "S", ["A", "B"], message_sizes={"A": 2, "B": 6})
+    assert r.throughput_exact == Fraction(1, 5)  # S's out-port: TP (2·1 + 6·1/2) <= 1
+    assert r.transfer_time("S", "B", "B") == 3
+
+
+def test_without_certification_nothing_is_called_exact():
+    p = read_platform("examples/two_sites.json")
+    r = steady_state_reduce_lp(p, **p.reduce_defaults, certify=False)
+    assert r.status == 1 and r.success and not r.certified
+    assert r.throughput_exact is None and r.flows_exact is None and r.tasks_exact is None
+    exact = steady_state_reduce_lp(p, **p.reduce_defaults)
+    assert r.throughput == pytest.approx(float(exact.throughput_exact), rel=1e-9)
+
+
+def test_certification_rejects_a_non_optimal_basis():
+    p = read_platform("examples/scatter_counterexample.json")
+    model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
+    n_rows, n_cols = model.shape
+    # One basic column, no nonbasic row: not a basis.
+    cols = np.zeros(n_cols, dtype=int)
+    cols[0] = 1
+    with pytest.raises(CertificationError, match="malformed basis"):
+        certify_basis(model, cols, np.ones(n_rows, dtype=int))
+    # An optimal basis for *minimising* TP is feasible but not optimal for the LP.
+    highs = _solve(model, None)
+    highs.changeObjectiveSense(highspy.ObjSense.kMinimize)
+    highs.run()
+    basis = highs.getBasis()
+    with pytest.raises(CertificationError, match="reduced cost has the wrong sign"):
+        certify_basis(model, np.array([int(v) for v in basis.col_status]),
+                      np.array([int(v) for v in basis.row_status]))
+
+
+# --- random strongly connected platforms -----------------------------------------------------
+
+small = st.fractions(min_value=Fraction(1, 4), max_value=8, max_denominator=4)
+
+
+@st.composite
+def strongly_connected(draw, min_size=2, max_size=5):
+    n = draw(st.integers(min_size, max_size))
+    names = [f"P{i}" for i in range(n)]
+    ring = draw(st.permutations(names))
+    pairs = {(ring[i], ring[(i + 1) % n]) for i in range(n)}
+    others = [(a, b) for a in names for b in names if a != b and (a, b) not in pairs]
+    pairs |= set(draw(st.lists(st.sampled_from(others), unique=True)) if others else [])
+    return Platform(tuple(Processor(name, draw(small)) for name in names),
+                    tuple(Link(a, b, draw(small)) for a, b in sorted(pairs)))
+
+
+@st.composite
+def scatter_cases(draw):
+    p = draw(strongly_connected())
+    source = draw(st.sampled_from(p.names))
+    rest = [n for n in p.names if n != source]
+    targets = draw(st.lists(st.sampled_from(rest), min_size=1, unique=True))
+    return p, source, targets
+
+
+@st.composite
+def reduce_cases(draw):
+    p = draw(strongly_connected(max_size=4))
+    participants = draw(st.lists(st.sampled_from(p.names), min_size=2, unique=True))
+    return p, participants, draw(st.sampled_from(p.names))
+
+
+def solve(kind, p, a, b, **kw):
+    return (steady_state_scatter_lp if kind == "scatter" else steady_state_reduce_lp)(p, a, b,
+                                                                                       **kw)
+
+
+@settings(max_examples=25)
+@given(scatter_cases())
+def test_scatter_matches_pulp_and_cbc(case):
+    p, source, targets = case
+    r = steady_state_scatter_lp(p, source, targets)
+    assert r.certified
+    problem = scatter_lp_pulp(p, source, targets)
+    assert problem.solve(cbc()) == pulp.LpStatusOptimal
+    assert pulp.value(problem.objective) == pytest.approx(float(r.throughput_exact), rel=1e-6)
+
+
+@settings(max_examples=25)
+@given(reduce_cases())
+def test_reduce_matches_pulp_and_cbc(case):
+    p, participants, target = case
+    r = steady_state_reduce_lp(p, participants, target)
+    assert r.certified
+    problem = reduce_lp_pulp(p, participants, target)
+    assert problem.solve(cbc()) == pulp.LpStatusOptimal
+    assert pulp.value(problem.objective) == pytest.approx(float(r.throughput_exact), rel=1e-6)
+
+
+def relabel(p, mapping, reverse):
+    procs = [Processor(mapping[q.name], q.compute) for q in p.processors]
+    links = [Link(mapping[link.source], mapping[link.target], link.cost) for link in p.links]
+    return Platform(tuple(procs[::-1] if reverse else procs),
+                    tuple(links[::-1] if reverse else links))
+
+
+def scale(p, factor):
+    return Platform(tuple(Processor(q.name, q.compute * factor) for q in p.processors),
+                    tuple(Link(q.source, q.target, q.cost * factor) for q in p.links))
+
+
+@st.composite
+def any_case(draw):
+    if draw(st.booleans()):
+        return ("scatter", *draw(scatter_cases()))
+    return ("reduce", *draw(reduce_cases()))
+
+
+@settings(max_examples=20)
+@given(any_case(), st.data())
+def test_relabelling_leaves_tp_unchanged(case, data):
+    kind, p, a, b = case
+    perm = data.draw(st.permutations(p.names))
+    mapping = dict(zip(p.names, [f"Q{name}" for name in perm], strict=True))
+    rename = (lambda x: [mapping[n] for n in x]) if isinstance(a, list) else mapping.get
+    a2 = rename(a)
+    b2 = [mapping[n] for n in b] if isinstance(b, list) else mapping[b]
+    tp = solve(kind, p, a, b).throughput_exact
+    assert tp is not None
+    assert solve(kind, relabel(p, mapping, data.draw(st.booleans())), a2, b2).throughput_exact == tp
+
+
+@settings(max_examples=20)
+@given(any_case(), st.fractions(min_value=Fraction(1, 7), max_value=9, max_denominator=7))
+def test_scaling_every_cost_divides_tp(case, factor):
+    kind, p, a, b = case
+    tp = solve(kind, p, a, b).throughput_exact
+    assert solve(kind, scale(p, factor), a, b).throughput_exact == tp / factor
+
+
+@settings(max_examples=20)
+@given(any_case(), st.data())
+def test_adding_a_link_never_lowers_tp(case, data):
+    kind, p, a, b = case
+    missing = [(x, y) for x in p.names for y in p.names
+               if x != y and (x, y) not in {(q.source, q.target) for q in p.links}]
+    if not missing:
+        missing = [None]
+    extra = data.draw(st.sampled_from(missing))
+    tp = solve(kind, p, a, b).throughput_exact
+    if extra is not None:
+        bigger = Platform(p.processors, (*p.links, Link(*extra, data.draw(small))))
+        assert solve(kind, bigger, a, b).throughput_exact >= tp
+    # Making a link cheaper never lowers TP either.
+    cheaper = Platform(p.processors, tuple(Link(q.source, q.target, q.cost / 2) if i == 0 else q
+                                           for i, q in enumerate(p.links)))
+    assert solve(kind, cheaper, a, b).throughput_exact >= tp
+
+
+@settings(max_examples=20)
+@given(scatter_cases())
+def test_scatter_port_bound_and_exact_feasibility(case):
+    p, source, targets = case
+    r = steady_state_scatter_lp(p, source, targets)
+    tp = r.throughput_exact
+    cheapest = min(q.cost for q in p.links if q.source == source)
+    assert tp * len(targets) * cheapest <= 1
+    check_one_port(r)
+    balance = defaultdict(Fraction)
+    for (i, j, k), v in r.flows_exact.items():
+        assert v > 0 and i != k and j != source
+        balance[j, k] += v
+        balance[i, k] -= v
+    for name in p.names:
+        for k in targets:
+            if name != source:
+                assert balance[name, k] == (tp if name == k else 0)
+
+
+@settings(max_examples=20)
+@given(reduce_cases())
+def test_reduce_port_bound_and_exact_feasibility(case):
+    p, participants, target = case
+    r = steady_state_reduce_lp(p, participants, target)
+    tp = r.throughput_exact
+    cheapest = min(q.cost for q in p.links if q.target == target)
+    assert tp * cheapest <= 1
+    check_one_port(r)
+    n = len(participants) - 1
+    balance = defaultdict(Fraction)
+    busy = defaultdict(Fraction)
+    for (i, j, iv), v in r.flows_exact.items():
+        assert v > 0 and not (i == target and iv == (0, n))
+        balance[j, iv] += v
+        balance[i, iv] -= v
+    for (name, (k, split, m)), v in r.tasks_exact.items():
+        assert v > 0 and k <= split < m <= n
+        balance[name, (k, m)] += v
+        balance[name, (k, split)] -= v
+        balance[name, (split + 1, m)] -= v
+        busy[name] += v * p.compute_cost(name)
+    assert all(b <= 1 for b in busy.values())
+    for name in p.names:
+        for k in range(n + 1):
+            for m in range(k, n + 1):
+                if k == m and participants[k] == name:
+                    continue
+                expected = tp if (name, (k, m)) == (target, (0, n)) else 0
+                assert balance[name, (k, m)] == expected
+
+
+def check_one_port(r):
+    """One-port from the flows, with times from the platform (independent of the LP)."""
+    out, into = defaultdict(Fraction), defaultdict(Fraction)
+    for (i, j, _), v in r.flows_exact.items():
+        out[i] += v * r.platform.link_cost(i, j)
+        into[j] += v * r.platform.link_cost(i, j)
+    assert all(t <= 1 for t in out.values()) and all(t <= 1 for t in into.values())
+    for name in r.platform.names:
+        assert r.port_utilisation[name]["out"] == pytest.approx(float(out[name]))
+        assert r.port_utilisation[name]["in"] == pytest.approx(float(into[name]))
+    # Duality: the bottlenecks' exact duals add up to TP, and only saturated resources
+    # (complementary slackness) carry a positive dual.
+    assert sum(b["dual_exact"] for b in r.bottlenecks) == r.throughput_exact
+    assert all(b["utilisation"] == 1 for b in r.bottlenecks)
+
+
+# --- CLI ---------------------------------------------------------------------------------
+
+def test_cli_two_processor_reduce_json(capsys):
+    assert main(["lp", "reduce", "examples/two_processor.json", "--participants", "P0,P1",
+                 "--target", "P0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["throughput_exact"] == "1" and out["certified"] is True
+    assert out["status"] == 0 and out["throughput"] == 1.0
+    assert {b["resource"] for b in out["bottlenecks"]} == {"compute of P0", "compute of P1"}
+
+
+def test_cli_scatter_text_and_export(tmp_path, capsys):
+    assert main(["lp", "scatter", "examples/scatter_counterexample.json"]) == 0
+    text = capsys.readouterr().out
+    assert "TP = 1/2 (certified" in text and "S -> P1: m_P1 × 1/2" in text
+    export = tmp_path / "sssp.lp"
+    assert main(["lp", "scatter", "examples/scatter_counterexample.json", "--export",
+                 str(export), "--no-certify", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["certified"] is False and out["throughput_exact"] is None
+    assert out["throughput"] == pytest.approx(0.5)
+    assert "Maximize" in export.read_text()
+    assert main(["lp", "scatter", "examples/scatter_counterexample.json", "--export",
+                 str(export)]) == 2
+    assert "add --force" in capsys.readouterr().err
+
+
+def test_report_solves_every_example(capsys):
+    assert main(["report", "examples", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    found = {}
+    for platform in report["platforms"]:
+        for row in platform["sections"].get("steady_state", []):
+            assert row["certified"] is True
+            assert row["top_bottleneck"] is not None
+            found[platform["file"].split("/")[-1], row["scenario"]] = row["throughput_exact"]
+    assert found["two_processor.json", "reduce"] == "1"
+    assert found["two_processor.json", "scatter"] == "1"
+    assert found["scatter_counterexample.json", "scatter"] == "1/2"
+    assert found["reduce_counterexample.json", "reduce"] == "1/2"
+    assert len(found) >= 7
+    assert main(["report", "examples/two_processor.json"]) == 0
+    assert "reduce P0,P1 -> P0: TP = 1 (certified" in capsys.readouterr().out
