@@ -5,7 +5,8 @@
   steady-state throughput (LPs SSSP and SSRP), solved with HiGHS and certified in
   exact rational arithmetic, as a :class:`SteadyStateResult`;
 - :func:`scatter_lp_pulp`, :func:`reduce_lp_pulp`: the same LPs written with pulp,
-  readable and exportable to ``.lp``/``.mps`` files.
+  readable and exportable to ``.lp``/``.mps`` files;
+- :func:`plot_utilisation`: busy time of every port and processor, bottlenecks hatched.
 """
 
 from lp.platform import (
@@ -19,6 +20,7 @@ from lp.platform import (
     read_platform,
     write_platform,
 )
+from lp.plots import plot_utilisation
 from lp.pulp_model import reduce_lp_pulp, scatter_lp_pulp
 from lp.steady_state import SteadyStateResult, steady_state_reduce_lp, steady_state_scatter_lp
 
@@ -31,6 +33,7 @@ __all__ = [
     "platform_from_networkx",
     "platform_to_dict",
     "platform_to_networkx",
+    "plot_utilisation",
     "read_platform",
     "reduce_lp_pulp",
     "scatter_lp_pulp",

@@ -44,7 +44,10 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
                         help="skip the exact certification (floating-point optimum only)")
     parser.add_argument("--export", metavar="FILE",
                         help="also write the readable pulp formulation to FILE (.lp or .mps)")
-    parser.add_argument("--force", action="store_true", help="let --export overwrite FILE")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="save a bar chart of port and processor utilisation (.png, .svg...)")
+    parser.add_argument("--force", action="store_true",
+                        help="let --export and --plot overwrite an existing FILE")
     add_json_flag(parser)
 
 
@@ -102,11 +105,29 @@ def run_reduce(args) -> int:
     return _show(args, result)
 
 
+def _plot(args, result) -> None:
+    path = Path(args.plot)
+    if path.exists() and not args.force:
+        raise InputError(f"--plot {path} exists; add --force to overwrite it")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from lp import plot_utilisation
+
+    ax = plot_utilisation(result)
+    try:
+        ax.figure.savefig(path)
+    except ValueError as error:  # matplotlib: unknown format
+        raise InputError(f"--plot {path}: {error}") from None
+
+
 def _rate(value) -> str:
     return fraction_str(value) if not isinstance(value, float) else f"{value:.6g}"
 
 
 def _show(args, result) -> int:
+    if args.plot and result.success:
+        _plot(args, result)
     if args.json:
         print_json(result.as_dict())
         return 0 if result.success else 1
