@@ -107,11 +107,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
 
         fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
         for ax, kind in zip(axes, ("scatter", "reduce"), strict=True):
-            part = [r for r in rows if r["kind"] == kind]
+            part = sorted((r for r in rows if r["kind"] == kind), key=lambda r: r["nonzeros"])
             x = [r["nonzeros"] for r in part]
             for key in ("lp", "decomposition", "colouring", "schedule", "execution"):
                 ax.loglog(x, [r[key] for r in part], "o-", label=key)
-            ax.set_title(f"{kind}, complete graphs P = {part[0]['P']}..{part[-1]['P']}")
+            ax.set_title(f"{kind}, complete graphs P = {args.min_p}..{args.max_p}")
             ax.set_xlabel("LP non-zeros")
         axes[0].set_ylabel(f"seconds (best of {args.repeat})")
         axes[0].legend(fontsize=8)
