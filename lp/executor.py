@@ -190,7 +190,8 @@ def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
     if periods > schedule.depth:
         # Period ``depth`` is full: every stage serves a real use.
         low, high = schedule.depth * period, (schedule.depth + 1) * period
-        steady = Fraction(_steady_count(arrivals, scale, low, high)) / period
+        keys = list(schedule.final) if schedule.kind == "scatter" else [None]
+        steady = Fraction(_steady_count(arrivals, keys, scale, low, high)) / period
     efficiency = (Fraction(completed) / (schedule.throughput_exact * makespan)
                   if makespan and schedule.throughput_exact else Fraction(0))
     return ExecutionResult(0, "schedule valid: no port, compute or causality violation", True,
@@ -306,11 +307,13 @@ def _completions(schedule: Schedule, periods: int, scale: int, unit: int):
     return done, events, arrivals
 
 
-def _steady_count(arrivals, scale: int, low: Fraction, high: Fraction) -> int:
-    """Operations completed in the window (low, high]: the least-served key's arrivals."""
-    counts: dict[object, int] = {}
+def _steady_count(arrivals, keys, scale: int, low: Fraction, high: Fraction) -> int:
+    """Operations completed in the window (low, high]: the least-served key's arrivals.
+
+    ``keys`` lists every target (scatter), so one that receives nothing counts 0.
+    """
+    counts = dict.fromkeys(keys, 0)
     for time, count, key in arrivals:
-        counts.setdefault(key, 0)
         if low < Fraction(time, scale) <= high:
             counts[key] += count
-    return min(counts.values(), default=0)
+    return min(counts.values())

@@ -6,7 +6,7 @@ from fractions import Fraction as F
 import pytest
 
 from hetcoll.errors import InputError
-from lp.decomposition import ReductionTree, Task, Transfer
+from lp.decomposition import ReductionTree, ScatterPath, Task, Transfer
 from lp.executor import ScheduleViolation, execute_schedule
 from lp.schedule import periodic_schedule
 
@@ -110,3 +110,15 @@ def test_value_never_produced_is_caught():
 def test_periods_must_be_a_positive_integer(periods):
     with pytest.raises(InputError, match="periods must be a positive integer"):
         execute_schedule(hand_schedule(), periods)
+
+
+def test_scatter_target_starved_by_a_fixed_period_counts_zero():
+    # Period 1: the path to B (weight 1/2) gets floor(1/2) = 0 uses, so no
+    # scatter ever completes although A receives one message per period.
+    paths = [ScatterPath(F(1), "A", (Transfer("S", "A", "A"),)),
+             ScatterPath(F(1, 2), "B", (Transfer("S", "B", "B"),))]
+    schedule = periodic_schedule(paths, lambda *a: F(1, 2), lambda *a: F(1), source="S",
+                                 targets=["A", "B"], fixed_period=1)
+    assert schedule.uses == (1, 0) and schedule.throughput_exact == 0
+    run = execute_schedule(schedule, 4)
+    assert run.steady_throughput == 0 and run.completed == 0
