@@ -402,6 +402,13 @@ def validate_reduction_tree(tree: ReductionTree, participants: Sequence[str],
                             target: str) -> None:
     """Check that ``tree`` is a valid non-commutative reduction tree.
 
+    Parameters
+    ----------
+    tree : ReductionTree
+    participants : sequence of str
+        Owners of v_0..v_N, in operand order.
+    target : str
+
     Valid means: the tasks form a full binary tree over the operand order
     (root v[0,N], task T(k,l,m) has children v[k,l] and v[l+1,m], leaves the
     v_k), each interval appears once; each value's transfers form a simple
@@ -480,6 +487,11 @@ def _check_route(route: Sequence[Transfer], start: str, goal: str, what: str) ->
 def validate_scatter_path(path: ScatterPath, source: str) -> None:
     """Check that ``path`` is a simple route from ``source`` to its target.
 
+    Parameters
+    ----------
+    path : ScatterPath
+    source : str
+
     Raises
     ------
     InputError
@@ -490,6 +502,10 @@ def validate_scatter_path(path: ScatterPath, source: str) -> None:
     Examples
     --------
     >>> validate_scatter_path(ScatterPath(Fraction(1), "B", (Transfer("S", "B", "B"),)), "S")
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Series of Scatter"; NOTES.md §1 (SSSP).
     """
     if path.weight <= 0:
         raise InputError(f"path weight must be positive, got {fraction_str(path.weight)}")

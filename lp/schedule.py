@@ -253,6 +253,15 @@ def operation_io(operation: Operation) -> tuple[tuple[Place, ...], Place]:
     A transfer needs its value on the sender and puts it on the receiver; the
     task T(k,l,m) on P needs v[k,l] and v[l+1,m] on P and puts v[k,m] there.
 
+    Parameters
+    ----------
+    operation : Transfer or Task
+
+    Returns
+    -------
+    inputs : tuple of (value, processor)
+    output : (value, processor)
+
     Examples
     --------
     >>> operation_io(Task("P", (0, 1, 3)))
@@ -291,9 +300,9 @@ def periodic_schedule(
     ----------
     components : sequence of ReductionTree, or of ScatterPath
     transfer_time : callable (sender, receiver, value) -> Fraction
-        Exact time of one transfer (link cost × message size).
+        Exact time of one transfer (link cost × message size), > 0.
     task_time : callable (processor, (k, l, m)) -> Fraction
-        Exact time of one task.
+        Exact time of one task, > 0.
     participants, target : reduce roles
     source, targets : scatter roles (give one pair or the other)
     fixed_period : number, optional
@@ -306,8 +315,8 @@ def periodic_schedule(
     Raises
     ------
     InputError
-        If the roles are missing or mixed, ``fixed_period`` is not positive,
-        or the components overload a port or a processor (busy more than the
+        If the roles are missing or mixed, ``fixed_period`` or an operation
+        time is not positive, or the components overload a port or a processor (busy more than the
         period: the weights are not a feasible steady state).
 
     Examples
@@ -352,10 +361,15 @@ def periodic_schedule(
         if not count:
             continue
         for transfer in component.transfers:
-            busy = count * transfer_time(transfer.sender, transfer.receiver, transfer.value)
-            transfer_batches[transfer.sender, transfer.receiver].append((index, transfer, busy))
+            one = positive_fraction(
+                transfer_time(transfer.sender, transfer.receiver, transfer.value),
+                f"time of transfer {transfer.sender}->{transfer.receiver} of {transfer.value!r}")
+            transfer_batches[transfer.sender, transfer.receiver].append(
+                (index, transfer, count * one))
         for task in component.tasks:
-            task_batches[task.processor].append((index, task, count * task_time(*_task_args(task))))
+            one = positive_fraction(task_time(task.processor, task.task),
+                                    f"time of task {task.task!r} on {task.processor}")
+            task_batches[task.processor].append((index, task, count * one))
 
     matchings = _timed_matchings(transfer_batches, period)
     pieces: dict[tuple[int, Operation], tuple[tuple[Fraction, Fraction], ...]] = {}
@@ -387,10 +401,6 @@ def periodic_schedule(
                     slots=tuple(slots), matchings=tuple(matchings), initial=initial,
                     final=final, lp_throughput=lp_throughput, throughput_exact=throughput,
                     depth=depth, fixed_period=fixed_period is not None, **roles)
-
-
-def _task_args(task: Task) -> tuple[str, tuple[int, int, int]]:
-    return task.processor, task.task
 
 
 def _roles(components, participants, target, source, targets):
@@ -548,6 +558,22 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> tree = ReductionTree(Fraction(1, 2), (Transfer("B", "A", (1, 1)),),
+    ...                      (Task("A", (0, 0, 1)),))
+    >>> s = periodic_schedule([tree], lambda *a: Fraction(1), lambda *a: Fraction(2),
+    ...                       participants=["A", "B"], target="A")
+    >>> [t.get_text() for t in schedule_gantt(s).get_yticklabels()]
+    ['B send', 'A recv', 'A compute']
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Series of Scatter -- Building a
+    schedule" (one period of the periodic schedule).
     """
     bars = []
     processors: dict[str, None] = {}

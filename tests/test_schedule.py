@@ -138,3 +138,13 @@ def test_every_bundled_example_schedule_is_validated(path):
         schedule = schedule_from_lp(result)
         run = execute_schedule(schedule, schedule.depth + 2)
         assert run.steady_throughput == result.throughput_exact
+
+
+@pytest.mark.parametrize("module", ["lp.colouring", "lp.decomposition", "lp.schedule",
+                                    "lp.executor"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
