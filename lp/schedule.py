@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -545,6 +546,9 @@ def schedule_from_lp(result: Any, *, fixed_period: object = None) -> Schedule:
 def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
     """Gantt chart of one period: a send, a receive and a compute row per processor.
 
+    Processors appear in natural name order (P2 before P10); rows that stay
+    idle are left out.
+
     Bars are coloured by tree (or path) and labelled with the value moved or
     the task computed when they are at least 1/30 of the period wide.
 
@@ -568,7 +572,7 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
     >>> s = periodic_schedule([tree], lambda *a: Fraction(1), lambda *a: Fraction(2),
     ...                       participants=["A", "B"], target="A")
     >>> [t.get_text() for t in schedule_gantt(s).get_yticklabels()]
-    ['B send', 'A recv', 'A compute']
+    ['A recv', 'A compute', 'B send']
 
     References
     ----------
@@ -593,7 +597,8 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
                 # Labels only where they fit: narrow bars would overprint.
                 shown = label if (end - start) * 30 >= schedule.period else ""
                 bars.append(GanttBar(f"{name} {what}", start, end, slot.component, shown))
-    order = [f"{name} {what}" for name in processors for what in ("send", "recv", "compute")]
+    order = [f"{name} {what}" for name in sorted(processors, key=_natural_key)
+             for what in ("send", "recv", "compute")]
     used = {bar.row for bar in bars}
     if title is None:
         title = (f"{schedule.kind} schedule: period {fraction_str(schedule.period)}, "
@@ -603,3 +608,8 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
                      legend_title="tree" if schedule.kind == "reduce" else "path")
     ax.set_xlim(0, float(schedule.period))
     return ax
+
+
+def _natural_key(name: str) -> list:
+    """Sort P2 before P10: digit runs compare as numbers."""
+    return [int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", name))]
