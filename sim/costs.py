@@ -71,10 +71,16 @@ def _is_float(value: object) -> bool:
 
 def _cost(value: object, what: str, exact: bool) -> Number:
     """Validate one non-negative cost; exact Fraction or float."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    number = to_fraction(value, what)
-    if number < 0:
+    kind = type(value)
+    if kind is Fraction:  # fast path: platforms have n^2 entries
+        number = value
+    elif kind is int:
+        number = Fraction(value)
+    else:
+        if isinstance(value, np.generic):
+            value = value.item()
+        number = to_fraction(value, what)
+    if number.numerator < 0:
         raise InputError(f"{what} must be non-negative, got {fraction_str(number)}")
     # Through to_fraction, a float keeps its shortest decimal (0.1 -> 1/10), and
     # float() of that gives back the very same double.

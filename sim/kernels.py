@@ -242,8 +242,9 @@ def _prepare(comm, comp, start):
     comp = np.zeros_like(comm) if comp is None else np.ascontiguousarray(comp, np.float64)
     if comp.shape != comm.shape:
         raise ValueError("comp must have the shape of comm")
-    start = (np.zeros((runs, n)) if start is None
-             else np.broadcast_to(np.asarray(start, dtype=np.float64), (runs, n)))
+    # Always C-contiguous float64: one compiled specialisation serves every call.
+    start = (np.zeros((runs, n)) if start is None else np.ascontiguousarray(
+        np.broadcast_to(np.asarray(start, dtype=np.float64), (runs, n))))
     return comm, comp, start
 
 
