@@ -106,5 +106,5 @@ def tree_dyn_closed_form_value(n: int, rate_comm: object = 1) -> tuple[Fraction,
     mean, variance = tree_dyn_closed_form("even" if n % 2 == 0 else "odd")
     values = {N: n, LAMBDA_D: sympy.Rational(rate.numerator, rate.denominator)}
     return tuple(Fraction(int(e.p), int(e.q))
-                 for e in (sympy.nsimplify(mean.subs(values)),
-                           sympy.nsimplify(variance.subs(values))))
+                 for e in (sympy.Rational(mean.subs(values)),
+                           sympy.Rational(variance.subs(values))))

@@ -30,6 +30,7 @@ from numbers import Rational
 import flint
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg import expm
 from scipy.optimize import brentq
 from scipy.sparse.linalg import expm_multiply, splu, spsolve_triangular
 
@@ -49,6 +50,8 @@ __all__ = [
 
 ABSORBED = -1
 """Target index meaning "the chain is absorbed"."""
+DENSE_LIMIT = 200
+"""Up to this many states, the distribution uses dense matrix exponentials."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -559,11 +562,25 @@ def _transient_distribution(chain, times):
     trace = float(matrix.diagonal().sum())
     vector = np.zeros(chain.n_states)
     vector[chain.initial] = 1.0
+    if chain.n_states <= DENSE_LIMIT:
+        # Small chains: a dense propagator per distinct step costs microseconds,
+        # where each expm_multiply call has a fixed cost near a millisecond.
+        dense = matrix.toarray()
+        propagators: dict[float, np.ndarray] = {}
+
+        def advance(v, step):
+            if step not in propagators:
+                propagators[step] = expm(dense * step)
+            return propagators[step] @ v
+    else:
+        def advance(v, step):
+            return expm_multiply(matrix * step, v, traceA=trace * step)
+
     now = 0.0
     for position in np.argsort(times, kind="stable"):
-        step = times[position] - now
+        step = float(times[position] - now)
         if step > 0:
-            vector = expm_multiply(matrix * step, vector, traceA=trace * step)
+            vector = advance(vector, step)
             now = times[position]
         out[position] = vector
     return out
