@@ -6,8 +6,9 @@ and every nonbasic row at its bound, so the basic solution solves the square sys
 ``A[N_rows, B] x_B = b[N_rows]``; the dual values solve
 ``A[N_rows, B]^T y_N = c_B`` (complementary slackness), with y = 0 on basic rows.
 
-Both systems are solved in exact rationals with FLINT (``fmpq_mat``, Dixon p-adic
-lifting), then checked *over the whole LP*, independently of how they were found:
+Both systems are solved in exact rationals, block by block after a block triangular
+permutation (:func:`solve_sparse_exact`; FLINT's ``fmpq_mat`` with Dixon p-adic lifting
+for the larger blocks), then checked *over the whole LP*, independently of how they were found:
 
 - primal feasibility: x >= 0, A_cap x <= 1, A_eq x = 0;
 - dual feasibility: y_cap >= 0 and A^T y >= c (every reduced cost has the right sign);
@@ -23,8 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 from flint import fmpq, fmpq_mat
+from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from lp.model import SparseLP
 
@@ -87,6 +91,60 @@ def _matvec(rows: np.ndarray, exact: np.ndarray, vector: np.ndarray, factor_inde
     return out
 
 
+def solve_sparse_exact(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, size: int,
+                       rhs: list[fmpq]) -> list[fmpq]:
+    """Solve ``M z = rhs`` exactly for a sparse square ``M`` (COO ``rows, cols, vals``).
+
+    The matrix is permuted to block triangular form (a perfect matching puts nonzeros
+    on the diagonal; the strongly connected components of the resulting dependency
+    graph are the diagonal blocks, solved in topological order).  LP bases are
+    very reducible, so only small blocks reach the dense FLINT solver.
+
+    Raises
+    ------
+    ZeroDivisionError
+        If ``M`` is singular.
+    """
+    pattern = sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(size, size))
+    match = maximum_bipartite_matching(pattern, perm_type="column")  # column of row i
+    if np.any(match < 0):
+        raise ZeroDivisionError("structurally singular")
+    owner = np.empty(size, dtype=np.int64)
+    owner[match] = np.arange(size)  # row whose diagonal holds column j
+    # Equation i needs the unknown of column j, which equation owner[j] determines.
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(size))
+    graph.add_edges_from(zip(rows.tolist(), owner[cols].tolist(), strict=True))
+    blocks = nx.condensation(graph)
+    order = np.argsort(rows, kind="stable")
+    rows, cols, vals = rows[order], cols[order].tolist(), vals[order]
+    start = np.searchsorted(rows, np.arange(size + 1)).tolist()
+    z: list[fmpq | None] = [None] * size
+    for block in reversed(list(nx.topological_sort(blocks))):  # dependencies first
+        members = sorted(blocks.nodes[block]["members"])
+        position = {int(match[i]): k for k, i in enumerate(members)}
+        dense = fmpq_mat(len(members), len(members))
+        known = []
+        for k, i in enumerate(members):
+            total = rhs[i]
+            for e in range(start[i], start[i + 1]):
+                j = cols[e]
+                if j in position:
+                    dense[k, position[j]] = vals[e]
+                else:
+                    total -= vals[e] * z[j]
+            known.append(total)
+        if len(members) == 1:
+            solution = [known[0] / dense[0, 0]]
+        else:
+            column = dense.solve(fmpq_mat(len(members), 1, known),
+                                 algorithm="dixon" if len(members) > 40 else None)
+            solution = [column[k, 0] for k in range(len(members))]
+        for j, k in position.items():
+            z[j] = solution[k]
+    return z
+
+
 def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarray) -> Certificate:
     """Recover and verify the exact optimum of ``model`` from a simplex basis.
 
@@ -128,24 +186,20 @@ def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarra
 
     size = len(basic_cols)
     in_basis = (row_pos[rows] >= 0) & (col_pos[cols] >= 0)
-    basis = fmpq_mat(size, size)
-    for r, c, v in zip(row_pos[rows[in_basis]], col_pos[cols[in_basis]],
-                       _exact_entries(model, weights, rows[in_basis], cols[in_basis],
-                                      data[in_basis]), strict=True):
-        basis[int(r), int(c)] = v
-    rhs = fmpq_mat(size, 1, [1 if r < model.n_capacity else 0 for r in nonbasic_rows])
-    cost = fmpq_mat(size, 1, [1 if c == 0 else 0 for c in basic_cols])
-    algorithm = "dixon" if size > 40 else None
+    b_rows, b_cols = row_pos[rows[in_basis]], col_pos[cols[in_basis]]
+    b_vals = _exact_entries(model, weights, rows[in_basis], cols[in_basis], data[in_basis])
+    rhs = [fmpq(1) if r < model.n_capacity else fmpq(0) for r in nonbasic_rows]
+    cost = [fmpq(1) if c == 0 else fmpq(0) for c in basic_cols]
     try:
-        x_basic = basis.solve(rhs, algorithm=algorithm)
-        y_nonbasic = basis.transpose().solve(cost, algorithm=algorithm)
+        x_basic = solve_sparse_exact(b_rows, b_cols, b_vals, size, rhs)
+        y_nonbasic = solve_sparse_exact(b_cols, b_rows, b_vals, size, cost)
     except ZeroDivisionError:
         raise CertificationError("the basis matrix is singular in exact arithmetic") from None
 
     x = np.array([fmpq(0)] * n_cols, dtype=object)
-    x[basic_cols] = [x_basic[i, 0] for i in range(size)]
+    x[basic_cols] = x_basic
     y = np.array([fmpq(0)] * n_rows, dtype=object)
-    y[nonbasic_rows] = [y_nonbasic[i, 0] for i in range(size)]
+    y[nonbasic_rows] = y_nonbasic
 
     if any(v < 0 for v in x[basic_cols]):
         raise CertificationError("the basic solution has a negative variable (primal "

@@ -414,3 +414,34 @@ def test_report_solves_every_example(capsys):
     assert len(found) >= 7
     assert main(["report", "examples/two_processor.json"]) == 0
     assert "reduce P0,P1 -> P0: TP = 1 (certified" in capsys.readouterr().out
+
+
+@settings(max_examples=40)
+@given(st.integers(1, 10), st.data())
+def test_block_triangular_exact_solve_matches_dense_flint(size, data):
+    from flint import fmpq, fmpq_mat
+
+    from lp.certify import solve_sparse_exact
+
+    values = st.fractions(min_value=-5, max_value=5, max_denominator=4)
+    perm = data.draw(st.permutations(range(size)))
+    entries = {(i, perm[i]): data.draw(values.filter(bool)) for i in range(size)}
+    for _ in range(data.draw(st.integers(0, 2 * size))):
+        entries[data.draw(st.integers(0, size - 1)), data.draw(st.integers(0, size - 1))] = \
+            data.draw(values.filter(bool))
+    rhs = [fmpq(v.numerator, v.denominator) for v in data.draw(
+        st.lists(values, min_size=size, max_size=size))]
+    dense = fmpq_mat(size, size)
+    for (i, j), v in entries.items():
+        dense[i, j] = fmpq(v.numerator, v.denominator)
+    rows = np.array([i for i, _ in entries])
+    cols = np.array([j for _, j in entries])
+    vals = np.array([fmpq(v.numerator, v.denominator) for v in entries.values()], dtype=object)
+    try:
+        expected = dense.solve(fmpq_mat(size, 1, rhs))
+    except ZeroDivisionError:
+        with pytest.raises(ZeroDivisionError):
+            solve_sparse_exact(rows, cols, vals, size, rhs)
+        return
+    assert solve_sparse_exact(rows, cols, vals, size, rhs) == [expected[i, 0]
+                                                                for i in range(size)]
