@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES = [
     "hetcoll.cli.lp",
     "hetcoll.cli.schedule",
     "hetcoll.cli.markov",
+    "hetcoll.cli.simulate",
 ]
 
 

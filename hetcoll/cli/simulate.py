@@ -1,0 +1,214 @@
+"""``hetcoll simulate``: Monte Carlo study or exact run of the four reductions.
+
+Two modes:
+
+- random costs (default): ``hetcoll simulate all --n 64 --mu-comm 1 --cv-comm 1
+  --runs 100000 --seed 1`` draws gamma costs with common random numbers and
+  prints, per method, the mean, standard error and quantiles of the makespan;
+  the JSON object is keyed by method name.
+- explicit costs: ``hetcoll simulate tree-dyn --costs FILE.json`` (keys
+  ``"comm"``, an n x n matrix, ``"comp"``, a list, optional ``"start_times"``)
+  runs the exact simulator and prints ``"makespan"`` (float) and
+  ``"makespan_exact"`` (string), the trace with ``--trace``, a Gantt chart with
+  ``--gantt``.  With ``all``, the JSON object is keyed by method name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from hetcoll.cli._common import add_json_flag, print_json, split_names, to_jsonable
+from hetcoll.errors import InputError
+from hetcoll.exact import fraction_str, to_fraction
+
+#: Options of the random-cost mode, which --costs does not take.
+RANDOM_ONLY = ("n", "mu_comm", "cv_comm", "mu_comp", "cv_comp", "runs", "seed", "quantiles",
+               "jobs")
+
+
+def register(subparsers) -> None:
+    from sim import ALGORITHMS
+
+    parser = subparsers.add_parser(
+        "simulate", help="simulate Binomial-stat, Fibonacci-stat, Tree-dyn, Non-Commut-Tree-dyn",
+        description="Monte Carlo study of the non-clairvoyant reductions with gamma costs "
+        "(common random numbers across methods, RR 8315 section 6), or, with --costs, one "
+        "exact run on explicit costs.",
+        epilog="examples:\n  hetcoll simulate all --n 64 --mu-comm 1 --cv-comm 1 --runs 100000 "
+        "--seed 1\n  hetcoll simulate fibonacci-stat --costs examples/costs/fig2_homogeneous_8"
+        ".json --trace --gantt fib.png",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("algorithm", metavar="ALGORITHM", choices=(*ALGORITHMS, "all"),
+                        help=f"one of {', '.join(ALGORITHMS)}, or all")
+    random = parser.add_argument_group("random costs (gamma: shape 1/CV^2, scale mean*CV^2)")
+    random.add_argument("--n", type=int, help="number of processors")
+    random.add_argument("--mu-comm", type=float, help="mean communication cost (default 1)")
+    random.add_argument("--cv-comm", type=float,
+                        help="coefficient of variation of communications (default 1)")
+    random.add_argument("--mu-comp", type=float, help="mean computation cost (default 0)")
+    random.add_argument("--cv-comp", type=float,
+                        help="coefficient of variation of computations (default: --cv-comm)")
+    random.add_argument("--runs", type=int, help="number of runs (default 10000)")
+    random.add_argument("--seed", type=int, help="random seed (default 0)")
+    random.add_argument("--quantiles", help="comma-separated levels (default 0.1,0.5,0.9)")
+    random.add_argument("--jobs", type=int, help="worker threads, -1 for all cores (default 1)")
+    exact = parser.add_argument_group("explicit costs (exact simulation)")
+    exact.add_argument("--costs", metavar="FILE.json",
+                       help='JSON object with "comm" (n x n matrix), "comp" (list of n) and '
+                       'optionally "start_times"; numbers or "p/q" strings')
+    exact.add_argument("--trace", action="store_true", help="print every transfer and "
+                       "computation")
+    exact.add_argument("--gantt", metavar="FILE", help="draw the schedule into FILE (.png, "
+                       ".pdf, .svg)")
+    exact.add_argument("--force", action="store_true", help="let --gantt overwrite FILE")
+    parser.add_argument("--fibonacci-order", type=int, metavar="K",
+                        help="order of Fibonacci-stat (default: smallest k with F(k+2) >= n)")
+    add_json_flag(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from sim import ALGORITHMS
+
+    algorithms = ALGORITHMS if args.algorithm == "all" else (args.algorithm,)
+    if args.costs is None:
+        for flag in ("trace", "gantt", "force"):
+            if getattr(args, flag):
+                raise InputError(f"--{flag} needs --costs FILE.json (an exact run)")
+        return _monte_carlo(args, algorithms)
+    for name in RANDOM_ONLY:
+        if getattr(args, name) is not None and name != "n":
+            raise InputError(f"--{name.replace('_', '-')} applies to random costs, not --costs")
+    return _exact(args, algorithms)
+
+
+def _monte_carlo(args, algorithms) -> int:
+    import sim
+
+    if args.n is None:
+        raise InputError("--n is required (or give explicit costs with --costs)")
+    mu_comm = 1.0 if args.mu_comm is None else args.mu_comm
+    cv_comm = 1.0 if args.cv_comm is None else args.cv_comm
+    mu_comp = 0.0 if args.mu_comp is None else args.mu_comp
+    cv_comp = cv_comm if args.cv_comp is None else args.cv_comp
+    levels = (0.1, 0.5, 0.9) if args.quantiles is None else tuple(
+        float(to_fraction(q, "--quantiles")) for q in split_names(args.quantiles, "--quantiles"))
+    try:
+        comm = sim.Gamma(mu_comm, cv_comm)
+        comp = sim.Gamma(mu_comp, cv_comp) if mu_comp > 0 else None
+    except InputError as error:
+        raise InputError(f"--mu-comm/--cv-comm/--mu-comp/--cv-comp: {error}") from None
+    summaries = sim.monte_carlo(
+        algorithms, args.n, comm, comp, runs=10_000 if args.runs is None else args.runs,
+        seed=0 if args.seed is None else args.seed, quantiles=levels,
+        n_jobs=1 if args.jobs is None else args.jobs, fibonacci_order=args.fibonacci_order,
+        progress=not args.json)
+    if args.json:
+        print_json({name: s.as_dict() for name, s in summaries.items()})
+        return 0
+    first = next(iter(summaries.values()))
+    print(f"n = {args.n}, {first.runs} runs, seed {0 if args.seed is None else args.seed}; "
+          f"communications gamma(mean {mu_comm:g}, CV {cv_comm:g}), computations "
+          + (f"gamma(mean {mu_comp:g}, CV {cv_comp:g})" if comp else "free"))
+    header = f"{'method':<20} {'mean':>10} {'stderr':>9}" + "".join(
+        f" {'q' + format(q, 'g'):>9}" for q in levels)
+    print(header)
+    for name, s in sorted(summaries.items(), key=lambda item: item[1].mean):
+        print(f"{name:<20} {s.mean:>10.4f} {s.stderr:>9.4f}"
+              + "".join(f" {v:>9.4f}" for v in s.quantiles.values()))
+    return 0
+
+
+def _read_costs(path: str):
+    from sim import MatrixCosts
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except json.JSONDecodeError as error:
+        raise InputError(f"--costs {path}: not valid JSON ({error.msg}, line {error.lineno})") \
+            from None
+    if not isinstance(data, dict) or "comm" not in data:
+        raise InputError(f'--costs {path}: expected a JSON object with a "comm" matrix')
+    unknown = set(data) - {"comm", "comp", "start_times", "description"}
+    if unknown:
+        raise InputError(f"--costs {path}: unknown key {sorted(unknown)[0]!r}")
+    # JSON decimals mean what the user typed: 0.1 is 1/10, so the run is exact.
+    costs = MatrixCosts.from_input(data["comm"], data.get("comp"), exact=True)
+    starts = data.get("start_times")
+    if starts is not None:
+        if not isinstance(starts, list):
+            raise InputError(f"--costs {path}: \"start_times\" must be a list")
+        starts = [to_fraction(v, f"start time of P{i}") for i, v in enumerate(starts)]
+    return costs, starts
+
+
+def _gantt_path(args) -> Path | None:
+    if args.gantt is None:
+        return None
+    path = Path(args.gantt)
+    if path.exists() and not args.force:
+        raise InputError(f"--gantt {path} exists; add --force to overwrite it")
+    return path
+
+
+def _exact(args, algorithms) -> int:
+    import sim
+
+    gantt = _gantt_path(args)
+    costs, starts = _read_costs(args.costs)
+    if args.n is not None and args.n != costs.n:
+        raise InputError(f"--n {args.n} disagrees with the {costs.n} x {costs.n} matrix of "
+                         f"--costs")
+    results = [sim.simulate(name, costs, start_times=starts, fibonacci_order=args.fibonacci_order)
+               for name in algorithms]
+    if gantt is not None:
+        _draw(results, gantt)
+    if args.json:
+        records = {r.algorithm: _record(r, args.trace) for r in results}
+        print_json(records[algorithms[0]] if len(results) == 1 else records)
+        return 0
+    for r in results:
+        print(f"{r.algorithm}: makespan {fraction_str(r.makespan)} ({r.makespan_float:g}); "
+              f"result on P{r.root}, combined as {list(r.value)}")
+        if args.trace:
+            for e in r.trace:
+                what = (f"P{e.processor} -> P{e.peer} sends v[{e.interval[0]},{e.interval[1]}]"
+                        if e.kind == "transfer" else
+                        f"P{e.processor} computes v[{e.interval[0]},{e.interval[1]}] "
+                        f"(operand from P{e.peer})")
+                print(f"  {e.kind} #{e.index}: [{fraction_str(e.start)}, "
+                      f"{fraction_str(e.end)}] {what}")
+    if gantt is not None:
+        print(f"Gantt chart written to {gantt}")
+    return 0
+
+
+def _record(result, with_trace: bool) -> dict:
+    record = {"algorithm": result.algorithm, "n": result.n, "makespan": result.makespan_float,
+              "makespan_exact": fraction_str(result.makespan), "root": result.root,
+              "order": list(result.value)}
+    if with_trace:
+        record["trace"] = [
+            {"kind": e.kind, "processor": e.processor, "peer": e.peer,
+             "interval": list(e.interval), "start": float(e.start), "end": float(e.end),
+             "start_exact": to_jsonable(e.start), "end_exact": to_jsonable(e.end),
+             "index": e.index} for e in result.trace]
+    return record
+
+
+def _draw(results, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = results[0].n
+    fig, axes = plt.subplots(len(results), 1, squeeze=False,
+                             figsize=(11, len(results) * (0.45 * 2 * n + 1.5)))
+    for result, ax in zip(results, axes[:, 0], strict=True):
+        result.gantt(ax=ax)
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,119 @@
+"""``hetcoll simulate``: JSON contract, exact runs, files, bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from hetcoll.cli import main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "costs"
+
+
+def run_json(capsys, *argv):
+    assert main(["simulate", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_monte_carlo_json_per_method(capsys):
+    data = run_json(capsys, "all", "--n", "16", "--mu-comm", "1", "--cv-comm", "1", "--runs",
+                    "3000", "--seed", "1")
+    assert list(data) == ["binomial-stat", "fibonacci-stat", "tree-dyn", "noncommut-tree-dyn"]
+    for summary in data.values():
+        assert {"mean", "stderr", "quantiles"} <= set(summary)
+        assert summary["runs"] == 3000
+        low, mid, high = (summary["quantiles"][q] for q in ("0.1", "0.5", "0.9"))
+        assert low <= mid <= high
+        assert summary["stderr"] == pytest.approx(summary["std"] / math.sqrt(3000))
+    # Exponential communications, n = 16: (2 H(7) + 2/16) / 1.
+    expected = 2 * sum(1 / i for i in range(1, 8)) + 2 / 16
+    tree = data["tree-dyn"]
+    assert abs(tree["mean"] - expected) < 4 * tree["stderr"]
+    # Same seed, same numbers.
+    again = run_json(capsys, "tree-dyn", "--n", "16", "--runs", "3000", "--seed", "1")
+    assert again["tree-dyn"] == tree
+
+
+def test_monte_carlo_with_computations_and_text_output(capsys):
+    assert main(["simulate", "fibonacci-stat", "--n", "13", "--mu-comm", "1", "--cv-comm", "0",
+                 "--mu-comp", "1", "--runs", "10", "--quantiles", "0.5"]) == 0
+    out = capsys.readouterr().out
+    # Deterministic d = c = 1, n = 13, order 5: d + 4 max(d, c) + c = 6.
+    assert "fibonacci-stat" in out and " 6.0000" in out and "q0.5" in out
+
+
+def test_exact_run_json(capsys):
+    data = run_json(capsys, "fibonacci-stat", "--costs", str(EXAMPLES / "fig2_homogeneous_8.json"),
+                    "--trace")
+    # d = c = 1, order 4: d + 3 max(d, c) + c = 5.
+    assert data["makespan"] == 5.0 and data["makespan_exact"] == "5"
+    assert data["order"] == list(range(8))
+    transfers = [e for e in data["trace"] if e["kind"] == "transfer"]
+    assert [e["processor"] for e in transfers if e["peer"] == 0] == [1, 2, 3, 5]
+    assert all(e["end"] - e["start"] == 1 for e in data["trace"])
+
+
+def test_exact_run_all_and_rationals(capsys, tmp_path):
+    costs = tmp_path / "c.json"
+    costs.write_text(json.dumps({"comm": [[0, "1/3"], [0.1, 0]], "comp": ["1/7", 0]}))
+    data = run_json(capsys, "all", "--costs", str(costs))
+    # P1 -> P0 costs 1/10 (the decimal as typed), then P0 computes 1/7.
+    for record in data.values():
+        assert record["makespan_exact"] == "17/70"
+        assert record["makespan"] == pytest.approx(17 / 70)
+
+
+def test_theorem1_example(capsys):
+    data = run_json(capsys, "all", "--costs", str(EXAMPLES / "theorem1_tight_8.json"))
+    assert data["binomial-stat"]["makespan_exact"] == "12"
+    assert data["tree-dyn"]["makespan_exact"] == "12"
+
+
+def test_gantt_written_and_never_overwritten(capsys, tmp_path):
+    target = tmp_path / "g.png"
+    argv = ["simulate", "binomial-stat", "--costs", str(EXAMPLES / "fig2_homogeneous_8.json"),
+            "--gantt", str(target)]
+    assert main(argv) == 0
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    target.write_bytes(b"user data")
+    assert main(argv) == 2
+    assert "exists" in capsys.readouterr().err
+    assert target.read_bytes() == b"user data"
+    assert main([*argv, "--force"]) == 0
+    assert target.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("argv, culprit", [
+    (["tree-dyn"], "--n is required"),
+    (["tree-dyn", "--n", "0"], "number of processors"),
+    (["tree-dyn", "--n", "4", "--runs", "0"], "runs"),
+    (["tree-dyn", "--n", "4", "--cv-comm", "-1"], "coefficient of variation"),
+    (["tree-dyn", "--n", "4", "--quantiles", "0.5,x"], "--quantiles"),
+    (["tree-dyn", "--n", "4", "--trace"], "--trace needs --costs"),
+    (["tree-dyn", "--costs", "FILE", "--runs", "5"], "--runs applies to random costs"),
+    (["tree-dyn", "--costs", "FILE", "--n", "3"], "--n 3 disagrees"),
+    (["fibonacci-stat", "--costs", "FILE", "--fibonacci-order", "1"], "fibonacci_order 1"),
+    (["tree-dyn", "--costs", "MISSING"], "No such file"),
+    (["tree-dyn", "--costs", "BADJSON"], "not valid JSON"),
+    (["tree-dyn", "--costs", "NEGATIVE"], "link P1->P0"),
+    (["bogus", "--n", "4"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, culprit):
+    files = {"FILE": str(EXAMPLES / "fig2_homogeneous_8.json"),
+             "MISSING": str(tmp_path / "missing.json"), "BADJSON": tmp_path / "bad.json",
+             "NEGATIVE": tmp_path / "neg.json"}
+    files["BADJSON"].write_text("{")
+    files["NEGATIVE"].write_text(json.dumps({"comm": [[0, 1], [-1, 0]], "comp": [0, 0]}))
+    argv = [str(files.get(a, a)) for a in argv]
+    if argv[0] == "bogus":  # argparse usage errors exit by themselves
+        with pytest.raises(SystemExit) as info:
+            main(["simulate", *argv])
+        status = info.value.code
+    else:
+        status = main(["simulate", *argv])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert culprit in err and err.count("\n") == 1 and "Traceback" not in err
