@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import operator as _operator
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -134,11 +134,12 @@ class SimulationResult:
     status: int = 0
     message: str = "reduction complete"
 
-    def gantt_bars(self) -> list:
+    def gantt_bars(self, group: Callable[[TraceEvent], Hashable] | None = None) -> list:
         """The trace as :class:`hetcoll.plotting.GanttBar` objects.
 
         Two rows per processor: ``"P<i> comm"`` (receptions ``<-j``, its one
-        send ``->j``) and ``"P<i> comp"``.
+        send ``->j``) and ``"P<i> comp"``.  ``group(event)`` chooses the colour
+        of each event's bars; by default, the kind of operation.
         """
         from hetcoll.plotting import GanttBar
 
@@ -147,21 +148,29 @@ class SimulationResult:
             a, b = event.interval
             span = f"[{a},{b}]" if a != b else f"v{a}"
             if event.kind == "transfer":
+                receive, send = (("receive", "send") if group is None
+                                 else (group(event), group(event)))
                 bars.append(GanttBar(f"P{event.peer} comm", event.start, event.end,
-                                     "receive", f"<-{event.processor} {span}"))
+                                     receive, f"<-{event.processor} {span}"))
                 bars.append(GanttBar(f"P{event.processor} comm", event.start, event.end,
-                                     "send", f"->{event.peer}"))
+                                     send, f"->{event.peer}"))
             else:
                 bars.append(GanttBar(f"P{event.processor} comp", event.start, event.end,
-                                     "compute", span))
+                                     "compute" if group is None else group(event), span))
         return bars
 
-    def gantt(self, ax=None, title: str | None = None):
-        """Draw the trace with :func:`hetcoll.plotting.gantt_chart`; returns the Axes."""
+    def gantt(self, ax=None, title: str | None = None,
+              group: Callable[[TraceEvent], Hashable] | None = None,
+              legend_title: str = "operation"):
+        """Draw the trace with :func:`hetcoll.plotting.gantt_chart`; returns the Axes.
+
+        ``group`` is as in :meth:`gantt_bars`.
+        """
         from hetcoll.plotting import gantt_chart
 
         rows = [f"P{p} {kind}" for p in range(self.n) for kind in ("comm", "comp")]
-        return gantt_chart(self.gantt_bars(), ax=ax, row_order=rows, legend_title="operation",
+        return gantt_chart(self.gantt_bars(group), ax=ax, row_order=rows,
+                           legend_title=legend_title,
                            title=title or f"{self.algorithm}, n = {self.n}, makespan = "
                                           f"{self.makespan_float:g}")
 
