@@ -56,8 +56,9 @@ class SparseLP:
         For each task column (after the send columns): processor index and task index.
     edge_cost, type_size : list of Fraction
         Exact link costs (in ``platform.links`` order) and message sizes.
-    task_weight : callable
-        ``task_weight(node_index, task_index) -> Fraction``, the exact w(P_i, T).
+    task_weight : callable or None
+        ``task_weight(node_index, task_index) -> Fraction``, the exact w(P_i, T)
+        (None for a scatter, which has no tasks).
     """
 
     matrix: sp.csc_array
@@ -70,7 +71,7 @@ class SparseLP:
     task_index: np.ndarray
     edge_cost: list[Fraction]
     type_size: list[Fraction]
-    task_weight: Callable[[int, int], Fraction]
+    task_weight: Callable[[int, int], Fraction] | None
 
     @property
     def n_send(self) -> int:
@@ -164,11 +165,7 @@ def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
     empty = np.zeros(0, dtype=np.int64)
     return SparseLP(matrix, n_capacity, np.repeat([0, 1], n_proc), np.tile(np.arange(n_proc), 2),
                     e_idx, q_idx, empty, empty, [link.cost for link in platform.links],
-                    list(sizes), _no_tasks)
-
-
-def _no_tasks(node: int, task: int) -> Fraction:  # pragma: no cover - scatter has no tasks
-    raise IndexError("a scatter LP has no tasks")
+                    list(sizes), None)
 
 
 def reduce_intervals(n_values: int) -> list[tuple[int, int]]:

@@ -445,3 +445,24 @@ def test_block_triangular_exact_solve_matches_dense_flint(size, data):
         return
     assert solve_sparse_exact(rows, cols, vals, size, rhs) == [expected[i, 0]
                                                                 for i in range(size)]
+
+
+def test_report_errors(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "nowhere")]) == 2
+    assert "nowhere: no such file or directory" in capsys.readouterr().err
+    assert main(["report", str(tmp_path)]) == 2
+    assert "no platform files" in capsys.readouterr().err
+
+
+def test_console_script_runs_the_main_job():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).with_name("hetcoll")
+    done = subprocess.run([str(script), "lp", "reduce", "examples/two_processor.json",
+                           "--participants", "P0,P1", "--target", "P0", "--json"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["throughput_exact"] == "1" and out["certified"] is True
