@@ -22,6 +22,7 @@ __all__ = ["SteadyStateResult", "steady_state_reduce_lp", "steady_state_scatter_
 # Values HiGHS reports below this are floating-point noise, not flows.
 _FLOAT_ZERO = 1e-12
 _CAPACITY_KINDS = ("out-port", "in-port", "compute")
+_PORT_KEYS = {"out-port": "out", "in-port": "in"}
 
 MessageType = str | tuple[int, int]
 Task = tuple[int, int, int]
@@ -229,6 +230,29 @@ def _status_array(statuses) -> np.ndarray:
     return np.fromiter((int(s) for s in statuses), dtype=np.int64, count=len(statuses))
 
 
+def _dense(values: Mapping[int, Fraction], size: int) -> np.ndarray:
+    out = np.zeros(size)
+    for i, v in values.items():
+        out[i] = float(v)
+    return out
+
+
+def _by_variable(model: SparseLP, platform: Platform, type_names: list[MessageType],
+                 tasks: list[Task], values: Mapping[int, Any]) -> tuple[dict, dict]:
+    """Split non-zero column values into flows and task rates keyed by names."""
+    flows, task_rates = {}, {}
+    for j, value in sorted(values.items()):
+        if j == 0:  # TP
+            continue
+        if j <= model.n_send:
+            link = platform.links[model.send_edge[j - 1]]
+            flows[link.source, link.target, type_names[model.send_type[j - 1]]] = value
+        else:
+            t = j - 1 - model.n_send
+            task_rates[platform.names[model.task_node[t]], tasks[model.task_index[t]]] = value
+    return flows, task_rates
+
+
 def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[MessageType],
          tasks: list[Task], certify: bool, solver_options, build_time: float,
          scenario: dict[str, Any], task_cost) -> SteadyStateResult:
@@ -268,52 +292,34 @@ def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[Messag
             message = f"optimal in floating point; exact certification failed: {error}"
         timings["certify"] = time.perf_counter() - start
 
-    def column_key(j: int):
-        if j <= model.n_send:
-            link = platform.links[model.send_edge[j - 1]]
-            return "flow", (link.source, link.target, type_names[model.send_type[j - 1]])
-        t = j - 1 - model.n_send
-        return "task", (names[model.task_node[t]], tasks[model.task_index[t]])
-
-    exact_values: dict[str, dict] = {"flow": {}, "task": {}}
     if certificate is not None:
+        flows_exact, tasks_exact = _by_variable(model, platform, type_names, tasks,
+                                                certificate.x)
         values = {j: float(v) for j, v in certificate.x.items()}
-        for j, v in sorted(certificate.x.items()):
-            if j:
-                group, key = column_key(j)
-                exact_values[group][key] = v
-        activity = np.zeros(model.n_capacity)
-        for i, v in certificate.row_activity.items():
-            activity[i] = float(v)
+        activity = _dense(certificate.row_activity, model.n_capacity)
         dual_exact = {i: v for i, v in certificate.y.items() if i < model.n_capacity}
-        dual = np.zeros(model.n_capacity)
-        for i, v in dual_exact.items():
-            dual[i] = float(v)
+        dual = _dense(dual_exact, model.n_capacity)
         throughput = float(certificate.objective)
     else:
+        flows_exact = tasks_exact = dual_exact = None
         values = {int(j): float(x[j]) for j in np.flatnonzero(x > _FLOAT_ZERO)}
-        dual_exact = None
         throughput = float(x[0])
-    float_values: dict[str, dict] = {"flow": {}, "task": {}}
-    for j, v in sorted(values.items()):
-        if j:
-            group, key = column_key(j)
-            float_values[group][key] = v
+    flows, task_rates = _by_variable(model, platform, type_names, tasks, values)
 
     port_utilisation = {name: {"out": 0.0, "in": 0.0} for name in names}
     compute_utilisation = {name: 0.0 for name in names} if kind == "reduce" else {}
     bottlenecks = []
     for row in range(model.n_capacity):
-        kind_name = _CAPACITY_KINDS[model.capacity_kind[row]]
+        resource = _CAPACITY_KINDS[model.capacity_kind[row]]
         name = names[model.capacity_node[row]]
         use = float(activity[row])
-        if kind_name == "compute":
+        if resource == "compute":
             compute_utilisation[name] = use
         else:
-            port_utilisation[name][kind_name[:-5]] = use
+            port_utilisation[name][_PORT_KEYS[resource]] = use
         if dual[row] > _FLOAT_ZERO:
             bottlenecks.append({
-                "resource": f"{kind_name} of {name}", "processor": name, "kind": kind_name,
+                "resource": f"{resource} of {name}", "processor": name, "kind": resource,
                 "dual": float(dual[row]),
                 "dual_exact": dual_exact.get(row) if dual_exact is not None else None,
                 "share": float(dual[row]) / throughput if throughput > 0 else 0.0,
@@ -326,8 +332,7 @@ def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[Messag
         throughput=throughput,
         throughput_exact=certificate.objective if certified else None,
         certified=certified,
-        flows=float_values["flow"], flows_exact=exact_values["flow"] if certified else None,
-        tasks=float_values["task"], tasks_exact=exact_values["task"] if certified else None,
+        flows=flows, flows_exact=flows_exact, tasks=task_rates, tasks_exact=tasks_exact,
         port_utilisation=port_utilisation, compute_utilisation=compute_utilisation,
         bottlenecks=bottlenecks, **common)
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hetcoll import InputError
 from hetcoll.cli import main
 from lp import (
     Link,
@@ -466,3 +467,13 @@ def test_console_script_runs_the_main_job():
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["throughput_exact"] == "1" and out["certified"] is True
+
+
+def test_solver_failure_and_bad_options_are_reported():
+    p = read_platform("examples/two_sites.json")
+    r = steady_state_reduce_lp(p, **p.reduce_defaults,
+                               solver_options={"solver": "simplex", "simplex_iteration_limit": 0})
+    assert r.status == 2 and not r.success and not r.certified
+    assert r.throughput_exact is None and "limit" in r.message.lower()
+    with pytest.raises(InputError, match="HiGHS rejected solver option no_such_option"):
+        steady_state_reduce_lp(p, **p.reduce_defaults, solver_options={"no_such_option": 1})
