@@ -397,6 +397,11 @@ def test_cli_scatter_text_and_export(tmp_path, capsys):
     assert main(["lp", "scatter", "examples/scatter_counterexample.json", "--export",
                  str(export)]) == 2
     assert "add --force" in capsys.readouterr().err
+    picture = tmp_path / "use.png"
+    assert main(["lp", "reduce", "examples/two_processor.json", "--plot", str(picture)]) == 0
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    assert main(["lp", "reduce", "examples/two_processor.json", "--plot", str(picture)]) == 2
+    assert "--plot" in capsys.readouterr().err
 
 
 def test_report_solves_every_example(capsys):

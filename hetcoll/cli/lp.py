@@ -64,12 +64,17 @@ def _scenario(args, platform, defaults, names: tuple[str, str], flags: tuple[str
     return given
 
 
+def _check_outputs(args) -> None:
+    """Refuse bad output paths before any work is done."""
+    if args.export and Path(args.export).suffix.lower() not in (".lp", ".mps"):
+        raise InputError(f"--export {args.export}: use a .lp or .mps file name")
+    for flag, value in (("--export", args.export), ("--plot", args.plot)):
+        if value and Path(value).exists() and not args.force:
+            raise InputError(f"{flag} {value} exists; add --force to overwrite it")
+
+
 def _export(args, problem) -> None:
     path = Path(args.export)
-    if path.suffix.lower() not in (".lp", ".mps"):
-        raise InputError(f"--export {path}: use a .lp or .mps file name")
-    if path.exists() and not args.force:
-        raise InputError(f"--export {path} exists; add --force to overwrite it")
     if path.suffix.lower() == ".lp":
         problem.writeLP(str(path))
     else:
@@ -79,6 +84,7 @@ def _export(args, problem) -> None:
 def run_scatter(args) -> int:
     import lp
 
+    _check_outputs(args)
     platform = lp.read_platform(args.platform)
     source, targets = _scenario(args, platform, platform.scatter_defaults,
                                 ("source", "targets"), ("--source", "--targets"))
@@ -93,6 +99,7 @@ def run_scatter(args) -> int:
 def run_reduce(args) -> int:
     import lp
 
+    _check_outputs(args)
     platform = lp.read_platform(args.platform)
     participants, target = _scenario(args, platform, platform.reduce_defaults,
                                      ("participants", "target"), ("--participants", "--target"))
@@ -107,8 +114,6 @@ def run_reduce(args) -> int:
 
 def _plot(args, result) -> None:
     path = Path(args.plot)
-    if path.exists() and not args.force:
-        raise InputError(f"--plot {path} exists; add --force to overwrite it")
     import matplotlib
 
     matplotlib.use("Agg")
