@@ -31,7 +31,6 @@ import flint
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import expm
-from scipy.optimize import brentq
 from scipy.sparse.linalg import expm_multiply, splu, spsolve_triangular
 
 from hetcoll.errors import InputError
@@ -486,7 +485,8 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
 
     The CDF is tabulated on a grid up to beyond the largest probability (one
     :func:`~scipy.sparse.linalg.expm_multiply` sweep), then each quantile is
-    refined by Brent's method from its bracketing grid point.
+    refined by safeguarded Newton steps (the density is the CDF's
+    derivative) from its bracketing grid points.
 
     Parameters
     ----------
@@ -534,6 +534,7 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
         if cdf[-1] >= max(probs):
             break
         horizon *= 2.0
+    exits = chain.absorption_rates()
     result = {}
     for p in probs:
         right = int(np.searchsorted(cdf, p))
@@ -542,13 +543,37 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
             result[p] = float(grid[right])
             continue
 
-        def gap(t, left=left, p=p):
-            step = expm_multiply(matrix * (t - grid[left]), table[left], traceA=trace
-                                 * (t - grid[left]))
-            return (1.0 - step.sum()) - p
+        def state_at(t, left=left):
+            step = t - grid[left]
+            return expm_multiply(matrix * step, table[left], traceA=trace * step)
 
-        result[p] = float(brentq(gap, grid[left], grid[right], xtol=xtol))
+        result[p] = _newton_in_bracket(state_at, exits, p, grid[left], grid[right],
+                                       cdf[left], cdf[right], xtol)
     return result
+
+
+def _newton_in_bracket(state_at, exits, p, lo, hi, cdf_lo, cdf_hi, xtol):
+    """Solve CDF(t) = p on [lo, hi] by Newton steps (density = derivative).
+
+    The CDF is increasing, so the bracket shrinks at every step; a Newton step
+    leaving it is replaced by the secant (regula falsi) point.
+    """
+    t = lo + (p - cdf_lo) / (cdf_hi - cdf_lo) * (hi - lo)
+    for _ in range(100):
+        vector = state_at(t)
+        value, slope = 1.0 - vector.sum() - p, float(vector @ exits)
+        if value < 0:
+            lo, cdf_lo = t, value + p
+        else:
+            hi, cdf_hi = t, value + p
+        step = value / slope if slope > 0 else math.inf
+        candidate = t - step
+        if not lo < candidate < hi:
+            candidate = lo + (p - cdf_lo) / (cdf_hi - cdf_lo) * (hi - lo)
+        if abs(candidate - t) <= xtol or hi - lo <= xtol:
+            return float(candidate)
+        t = candidate
+    return float(t)
 
 
 def _transient_distribution(chain, times):
@@ -562,6 +587,8 @@ def _transient_distribution(chain, times):
     trace = float(matrix.diagonal().sum())
     vector = np.zeros(chain.n_states)
     vector[chain.initial] = 1.0
+    order = np.argsort(times, kind="stable")
+    steps = np.diff(times[order])
     if chain.n_states <= DENSE_LIMIT:
         # Small chains: a dense propagator per distinct step costs microseconds,
         # where each expm_multiply call has a fixed cost near a millisecond.
@@ -569,15 +596,23 @@ def _transient_distribution(chain, times):
         propagators: dict[float, np.ndarray] = {}
 
         def advance(v, step):
+            step = float(f"{step:.12g}")  # an even grid's steps differ by rounding only
             if step not in propagators:
                 propagators[step] = expm(dense * step)
             return propagators[step] @ v
+    elif len(times) > 2 and steps[0] > 0 and np.allclose(steps, steps[0], rtol=1e-9, atol=0):
+        # An even grid: one interval sweep of expm_multiply.
+        start = expm_multiply(matrix * times[order[0]], vector, traceA=trace * times[order[0]])
+        out[order] = expm_multiply(matrix, start, start=0.0, stop=times[order[-1]]
+                                   - times[order[0]], num=len(times), endpoint=True,
+                                   traceA=trace)
+        return out
     else:
         def advance(v, step):
             return expm_multiply(matrix * step, v, traceA=trace * step)
 
     now = 0.0
-    for position in np.argsort(times, kind="stable"):
+    for position in order:
         step = float(times[position] - now)
         if step > 0:
             vector = advance(vector, step)
