@@ -14,6 +14,10 @@ for the larger blocks), then checked *over the whole LP*, independently of how t
 - dual feasibility: y_cap >= 0 and A^T y >= c (every reduced cost has the right sign);
 - equal objectives: x_0 = sum of y_cap (= b^T y).
 
+A basis that is exactly primal feasible but not exactly optimal (floating-point
+tolerances let a tiny wrong-signed reduced cost pass) is repaired with exact primal
+simplex pivots (Bland's rule) before the checks.
+
 Weak duality then proves that x is optimal and x_0 is the exact optimum.  Any failure
 (a singular or infeasible basis from floating-point pivoting, a nonbasic variable away
 from its bound) is reported, never papered over.
@@ -56,12 +60,15 @@ class Certificate:
         Non-zero capacity-row activities (time used per time unit) by row.
     y : dict[int, Fraction]
         Non-zero dual values by row.
+    pivots : int
+        Exact simplex pivots needed to repair the floating-point basis.
     """
 
     objective: Fraction
     x: dict[int, Fraction]
     row_activity: dict[int, Fraction]
     y: dict[int, Fraction]
+    pivots: int = 0
 
 
 def _fraction(value: fmpq) -> Fraction:
@@ -70,25 +77,6 @@ def _fraction(value: fmpq) -> Fraction:
 
 def _to_fmpq(value: Fraction) -> fmpq:
     return fmpq(value.numerator, value.denominator)
-
-
-def _exact_entries(model: SparseLP, weights: np.ndarray, rows: np.ndarray, cols: np.ndarray,
-                   data: np.ndarray) -> np.ndarray:
-    """Exact coefficients of the given nonzeros (conservation entries are exactly ±1)."""
-    exact = np.empty(len(rows), dtype=object)
-    capacity = rows < model.n_capacity
-    exact[capacity] = weights[cols[capacity]]
-    exact[~capacity] = [fmpq(int(v)) for v in np.rint(data[~capacity])]
-    return exact
-
-
-def _matvec(rows: np.ndarray, exact: np.ndarray, vector: np.ndarray, factor_index: np.ndarray,
-            size: int) -> np.ndarray:
-    """``out[rows[i]] += exact[i] * vector[factor_index[i]]`` in exact arithmetic."""
-    out = np.array([fmpq(0)] * size, dtype=object)
-    if len(rows):
-        np.add.at(out, rows, exact * vector[factor_index])
-    return out
 
 
 def solve_sparse_exact(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, size: int,
@@ -145,14 +133,146 @@ def solve_sparse_exact(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, siz
     return z
 
 
-def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarray) -> Certificate:
+class _ExactLP:
+    """The LP of a :class:`SparseLP` with exact coefficients (fmpq), for basis algebra."""
+
+    def __init__(self, model: SparseLP):
+        matrix = model.matrix  # CSC: entries come out column by column
+        coo = matrix.tocoo()
+        self.n_rows, self.n_cols = model.shape
+        self.n_capacity = model.n_capacity
+        self.rows, self.cols = coo.row.astype(np.int64), coo.col.astype(np.int64)
+        self.colptr = matrix.indptr
+        weights = model.exact_weights(_to_fmpq)
+        capacity = self.rows < self.n_capacity
+        self.vals = np.empty(len(self.rows), dtype=object)
+        self.vals[capacity] = weights[self.cols[capacity]]
+        # Conservation coefficients are exactly +1 or -1.
+        self.vals[~capacity] = [fmpq(int(v)) for v in np.rint(coo.data[~capacity])]
+        self.rhs = np.array([fmpq(1)] * self.n_capacity
+                            + [fmpq(0)] * (self.n_rows - self.n_capacity), dtype=object)
+
+    def column(self, j: int) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = self.colptr[j], self.colptr[j + 1]
+        return self.rows[lo:hi], self.vals[lo:hi]
+
+    def solve(self, basic_cols: np.ndarray, nonbasic_rows: np.ndarray, rhs: list,
+              transpose: bool = False) -> list:
+        """Solve ``A[N, B] z = rhs`` (or its transpose) exactly."""
+        row_pos = np.full(self.n_rows, -1, dtype=np.int64)
+        row_pos[nonbasic_rows] = np.arange(len(nonbasic_rows))
+        col_pos = np.full(self.n_cols, -1, dtype=np.int64)
+        col_pos[basic_cols] = np.arange(len(basic_cols))
+        inside = (row_pos[self.rows] >= 0) & (col_pos[self.cols] >= 0)
+        r, c = row_pos[self.rows[inside]], col_pos[self.cols[inside]]
+        if transpose:
+            r, c = c, r
+        if not len(basic_cols):
+            return []
+        return solve_sparse_exact(r, c, self.vals[inside], len(basic_cols), rhs)
+
+    def times(self, x: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """``A[:, cols] @ x[cols]``, exactly, for every row."""
+        used = np.isin(self.cols, cols)
+        out = np.array([fmpq(0)] * self.n_rows, dtype=object)
+        if used.any():
+            np.add.at(out, self.rows[used], self.vals[used] * x[self.cols[used]])
+        return out
+
+    def excess(self, y: np.ndarray) -> np.ndarray:
+        """``A^T y - c`` for every column (>= 0 everywhere at a dual feasible y)."""
+        priced = y[self.rows] != 0
+        out = np.array([fmpq(0)] * self.n_cols, dtype=object)
+        if priced.any():
+            np.add.at(out, self.cols[priced], self.vals[priced] * y[self.rows[priced]])
+        out[0] -= 1  # objective coefficient of TP
+        return out
+
+
+def _basic_solution(lp: _ExactLP, basic_cols: np.ndarray, nonbasic_rows: np.ndarray):
+    """Exact primal x (all columns), row activities and dual y (all rows) of a basis."""
+    try:
+        x_basic = lp.solve(basic_cols, nonbasic_rows, list(lp.rhs[nonbasic_rows]))
+        y_nonbasic = lp.solve(basic_cols, nonbasic_rows,
+                              [fmpq(1) if c == 0 else fmpq(0) for c in basic_cols],
+                              transpose=True)
+    except ZeroDivisionError:
+        raise CertificationError("the basis matrix is singular in exact arithmetic") from None
+    x = np.array([fmpq(0)] * lp.n_cols, dtype=object)
+    x[basic_cols] = x_basic
+    y = np.array([fmpq(0)] * lp.n_rows, dtype=object)
+    y[nonbasic_rows] = y_nonbasic
+    return x, lp.times(x, basic_cols), y
+
+
+def _primal_infeasibility(lp: _ExactLP, x: np.ndarray, activity: np.ndarray) -> str | None:
+    if any(v < 0 for v in x):
+        return "the basic solution has a negative variable (primal infeasible)"
+    if any(v > 1 for v in activity[:lp.n_capacity]):
+        return "the basic solution overloads a port or processor"
+    if any(v != 0 for v in activity[lp.n_capacity:]):
+        return "the basic solution violates a conservation law"
+    return None
+
+
+def _pivot(lp: _ExactLP, basic_cols: np.ndarray, nonbasic_rows: np.ndarray, x: np.ndarray,
+           activity: np.ndarray, entering: int) -> tuple[np.ndarray, np.ndarray]:
+    """One exact primal simplex pivot (Bland's rule for ties); returns the new basis.
+
+    ``entering < n_cols`` is a column raised from 0; otherwise the capacity row
+    ``entering - n_cols`` is released from its bound 1.
+    """
+    if entering < lp.n_cols:
+        rows, vals = lp.column(entering)
+        moved = np.array([fmpq(0)] * lp.n_rows, dtype=object)
+        moved[rows] = vals
+        rhs = [-v for v in moved[nonbasic_rows]]
+    else:
+        rhs = [fmpq(-1) if r == entering - lp.n_cols else fmpq(0) for r in nonbasic_rows]
+        moved = np.array([fmpq(0)] * lp.n_rows, dtype=object)
+    step = np.array([fmpq(0)] * lp.n_cols, dtype=object)
+    step[basic_cols] = lp.solve(basic_cols, nonbasic_rows, rhs)
+    moved = moved + lp.times(step, basic_cols)  # change of every row's activity per unit
+    basic_rows = np.setdiff1d(np.arange(lp.n_rows), nonbasic_rows)
+    candidates = [(x[j] / -step[j], int(j)) for j in basic_cols if step[j] < 0]
+    for r in basic_rows:
+        if r == entering - lp.n_cols:
+            continue
+        if r < lp.n_capacity and moved[r] > 0:
+            candidates.append(((1 - activity[r]) / moved[r], lp.n_cols + int(r)))
+        elif r >= lp.n_capacity and moved[r] != 0:
+            candidates.append((fmpq(0), lp.n_cols + int(r)))  # conservation stays at 0
+    if not candidates:
+        raise CertificationError("the LP looks unbounded in exact arithmetic")
+    # Minimum ratio test; ties go to the lowest index (Bland).
+    out = min(candidates)[1]
+    cols, rows = set(basic_cols.tolist()), set(nonbasic_rows.tolist())
+    if entering < lp.n_cols:
+        cols.add(entering)
+    else:
+        rows.discard(entering - lp.n_cols)
+    if out < lp.n_cols:
+        cols.discard(out)
+    else:
+        rows.add(out - lp.n_cols)
+    return np.array(sorted(cols), dtype=np.int64), np.array(sorted(rows), dtype=np.int64)
+
+
+def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarray, *,
+                  max_pivots: int = 200) -> Certificate:
     """Recover and verify the exact optimum of ``model`` from a simplex basis.
+
+    If the basis is primal feasible in exact arithmetic but not optimal (floating-point
+    tolerances accepted a slightly wrong sign), exact primal simplex pivots (Bland's
+    rule, so no cycling) move it to an exactly optimal basis.
 
     Parameters
     ----------
     model : SparseLP
     col_status, row_status : ndarray of int
         HiGHS basis statuses (``int(highspy.HighsBasisStatus)``).
+    max_pivots : int
+        Give up after this many exact pivots.
 
     Returns
     -------
@@ -161,10 +281,9 @@ def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarra
     Raises
     ------
     CertificationError
-        If the basis is malformed or singular, or the solution it determines fails an
-        exact feasibility or optimality check.
+        If the basis is malformed, singular or primal infeasible in exact arithmetic, or
+        no exact optimum is reached within ``max_pivots`` pivots.
     """
-    n_rows, n_cols = model.shape
     basic_cols = np.flatnonzero(col_status == BASIC)
     nonbasic_rows = np.flatnonzero(row_status != BASIC)
     if len(basic_cols) != len(nonbasic_rows):
@@ -176,58 +295,37 @@ def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarra
     if np.any(row_status[capacity_nonbasic] != UPPER):
         raise CertificationError("a nonbasic capacity row is not at its bound 1")
 
-    weights = model.exact_weights(_to_fmpq)
-    matrix = model.matrix.tocoo()
-    rows, cols, data = matrix.row, matrix.col, matrix.data
-    row_pos = np.full(n_rows, -1, dtype=np.int64)
-    row_pos[nonbasic_rows] = np.arange(len(nonbasic_rows))
-    col_pos = np.full(n_cols, -1, dtype=np.int64)
-    col_pos[basic_cols] = np.arange(len(basic_cols))
+    lp = _ExactLP(model)
+    pivots = 0
+    while True:
+        x, activity, y = _basic_solution(lp, basic_cols, nonbasic_rows)
+        problem = _primal_infeasibility(lp, x, activity)
+        if problem is not None:
+            raise CertificationError(problem)
+        excess = lp.excess(y)
+        # Bland: the lowest-index improving variable enters.
+        improving = [int(j) for j in np.flatnonzero(excess < 0)]
+        improving += [lp.n_cols + int(i) for i in nonbasic_rows
+                      if i < lp.n_capacity and y[i] < 0]
+        if not improving:
+            break
+        if pivots == max_pivots:
+            raise CertificationError(f"no exactly optimal basis within {max_pivots} pivots")
+        pivots += 1
+        basic_cols, nonbasic_rows = _pivot(lp, basic_cols, nonbasic_rows, x, activity,
+                                           min(improving))
 
-    size = len(basic_cols)
-    in_basis = (row_pos[rows] >= 0) & (col_pos[cols] >= 0)
-    b_rows, b_cols = row_pos[rows[in_basis]], col_pos[cols[in_basis]]
-    b_vals = _exact_entries(model, weights, rows[in_basis], cols[in_basis], data[in_basis])
-    rhs = [fmpq(1) if r < model.n_capacity else fmpq(0) for r in nonbasic_rows]
-    cost = [fmpq(1) if c == 0 else fmpq(0) for c in basic_cols]
-    try:
-        x_basic = solve_sparse_exact(b_rows, b_cols, b_vals, size, rhs)
-        y_nonbasic = solve_sparse_exact(b_cols, b_rows, b_vals, size, cost)
-    except ZeroDivisionError:
-        raise CertificationError("the basis matrix is singular in exact arithmetic") from None
-
-    x = np.array([fmpq(0)] * n_cols, dtype=object)
-    x[basic_cols] = x_basic
-    y = np.array([fmpq(0)] * n_rows, dtype=object)
-    y[nonbasic_rows] = y_nonbasic
-
-    if any(v < 0 for v in x[basic_cols]):
-        raise CertificationError("the basic solution has a negative variable (primal "
-                                 "infeasible in exact arithmetic)")
-    used = col_pos[cols] >= 0
-    activity = _matvec(rows[used], _exact_entries(model, weights, rows[used], cols[used],
-                                                  data[used]), x, cols[used], n_rows)
-    if any(v > 1 for v in activity[:model.n_capacity]):
-        raise CertificationError("the basic solution overloads a port or processor")
-    if any(v != 0 for v in activity[model.n_capacity:]):
-        raise CertificationError("the basic solution violates a conservation law")
-
-    if any(v < 0 for v in y[:model.n_capacity]):
-        raise CertificationError("a capacity row has a negative dual value (dual infeasible)")
-    priced = y[rows] != 0
-    reduced = _matvec(cols[priced], _exact_entries(model, weights, rows[priced], cols[priced],
-                                                   data[priced]), y, rows[priced], n_cols)
-    reduced[0] -= 1  # objective coefficient of TP
-    if any(v < 0 for v in reduced):
-        raise CertificationError("a reduced cost has the wrong sign (the basis is not "
-                                 "optimal in exact arithmetic)")
+    # Checked again on purpose: the proof must not rest on the pivoting logic.
+    if any(v < 0 for v in y[:lp.n_capacity]) or any(v < 0 for v in excess):
+        raise CertificationError("the final basis is dual infeasible")
     objective = x[0]
-    if objective != sum(y[:model.n_capacity], fmpq(0)):
+    if objective != sum(y[:lp.n_capacity], fmpq(0)):
         raise CertificationError("primal and dual objectives differ")
     return Certificate(
         objective=_fraction(objective),
         x={int(j): _fraction(x[j]) for j in basic_cols if x[j] != 0},
-        row_activity={i: _fraction(v) for i, v in enumerate(activity[:model.n_capacity])
+        row_activity={i: _fraction(v) for i, v in enumerate(activity[:lp.n_capacity])
                       if v != 0},
         y={int(i): _fraction(y[i]) for i in nonbasic_rows if y[i] != 0},
+        pivots=pivots,
     )

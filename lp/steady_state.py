@@ -230,6 +230,43 @@ def _status_array(statuses) -> np.ndarray:
     return np.fromiter((int(s) for s in statuses), dtype=np.int64, count=len(statuses))
 
 
+# When the first basis fails the exact checks (floating-point tolerances let a slightly
+# infeasible or non-optimal basis pass), simplex re-solves from it with the tightest
+# tolerances HiGHS accepts, first dual then primal.
+_RETRIES = (
+    {"solver": "simplex", "simplex_strategy": 1, "primal_feasibility_tolerance": 1e-10,
+     "dual_feasibility_tolerance": 1e-10},
+    {"solver": "simplex", "simplex_strategy": 4},
+)
+
+
+def _certify(highs: highspy.Highs, model: SparseLP):
+    """Certify the basis HiGHS holds, re-solving with tighter settings if it fails."""
+    failures = []
+    for retry in (None, *_RETRIES):
+        if retry is not None:
+            for key, value in retry.items():
+                highs.setOptionValue(key, value)
+            highs.run()  # warm start from the current basis
+            if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                continue
+        basis = highs.getBasis()
+        try:
+            if not basis.valid:
+                raise CertificationError("HiGHS returned no valid basis")
+            certificate = certify_basis(model, _status_array(basis.col_status),
+                                        _status_array(basis.row_status))
+        except CertificationError as error:
+            failures.append(str(error))
+            continue
+        notes = ([f"{len(failures)} re-solve(s)"] if failures else []) + (
+            [f"{certificate.pivots} exact pivot(s)"] if certificate.pivots else [])
+        note = f" (after {', '.join(notes)})" if notes else ""
+        return certificate, f"optimal; certified in exact rational arithmetic{note}"
+    return None, ("optimal in floating point; exact certification failed: "
+                  + "; then ".join(dict.fromkeys(failures)))
+
+
 def _dense(values: Mapping[int, Fraction], size: int) -> np.ndarray:
     out = np.zeros(size)
     for i, v in values.items():
@@ -281,15 +318,7 @@ def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[Messag
     certificate, message = None, "optimal (floating point; certification not requested)"
     if certify:
         start = time.perf_counter()
-        basis = highs.getBasis()
-        try:
-            if not basis.valid:
-                raise CertificationError("HiGHS returned no valid basis")
-            certificate = certify_basis(model, _status_array(basis.col_status),
-                                        _status_array(basis.row_status))
-            message = "optimal; certified in exact rational arithmetic"
-        except CertificationError as error:
-            message = f"optimal in floating point; exact certification failed: {error}"
+        certificate, message = _certify(highs, model)
         timings["certify"] = time.perf_counter() - start
 
     if certificate is not None:

@@ -174,14 +174,19 @@ def test_certification_rejects_a_non_optimal_basis():
     cols[0] = 1
     with pytest.raises(CertificationError, match="malformed basis"):
         certify_basis(model, cols, np.ones(n_rows, dtype=int))
-    # An optimal basis for *minimising* TP is feasible but not optimal for the LP.
+    # An optimal basis for *minimising* TP is feasible but not optimal for the LP:
+    # without pivots it is rejected; exact primal simplex pivots repair it.
     highs = _solve(model, None)
     highs.changeObjectiveSense(highspy.ObjSense.kMinimize)
     highs.run()
     basis = highs.getBasis()
-    with pytest.raises(CertificationError, match="reduced cost has the wrong sign"):
-        certify_basis(model, np.array([int(v) for v in basis.col_status]),
-                      np.array([int(v) for v in basis.row_status]))
+    statuses = (np.array([int(v) for v in basis.col_status]),
+                np.array([int(v) for v in basis.row_status]))
+    with pytest.raises(CertificationError, match="no exactly optimal basis within 0 pivots"):
+        certify_basis(model, *statuses, max_pivots=0)
+    certificate = certify_basis(model, *statuses)
+    assert certificate.objective == Fraction(1, 2)
+    assert sum(v for i, v in certificate.y.items() if i < model.n_capacity) == Fraction(1, 2)
 
 
 # --- random strongly connected platforms -----------------------------------------------------
