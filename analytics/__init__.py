@@ -18,11 +18,18 @@ from analytics.bounds import (
     render_table,
     table1,
 )
+from analytics.instances import (
+    TightInstance,
+    fibonacci_instance,
+    figure3_instance,
+    theorem1_instance,
+    theorem4_instance,
+    theorem4_limit,
+    theorem4_ratio,
+)
 from analytics.lower_bounds import (
     ceil_log2,
-    fibonacci,
     fibonacci_lower_bound,
-    fibonacci_order,
     rounds_lower_bound,
 )
 from analytics.optimum import (
@@ -32,6 +39,15 @@ from analytics.optimum import (
     clairvoyant_optimum,
     evaluate_tree,
     simplified_model_optimum,
+)
+from analytics.verify import (
+    InstanceCheck,
+    TheoremCheck,
+    check_instance,
+    proof_lower_bound,
+    random_instance,
+    verify_lemma1,
+    verify_theorems,
 )
 
 __all__ = [
@@ -50,11 +66,23 @@ __all__ = [
     "ceil_log2",
     "clairvoyant_optimum",
     "evaluate_tree",
-    "fibonacci",
     "fibonacci_lower_bound",
-    "fibonacci_order",
     "render_table",
     "rounds_lower_bound",
     "simplified_model_optimum",
     "table1",
+    "TightInstance",
+    "fibonacci_instance",
+    "figure3_instance",
+    "theorem1_instance",
+    "theorem4_instance",
+    "theorem4_limit",
+    "theorem4_ratio",
+    "InstanceCheck",
+    "TheoremCheck",
+    "check_instance",
+    "proof_lower_bound",
+    "random_instance",
+    "verify_lemma1",
+    "verify_theorems",
 ]

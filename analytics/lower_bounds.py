@@ -17,11 +17,10 @@ from fractions import Fraction
 
 from hetcoll.errors import InputError
 from hetcoll.exact import to_fraction
+from sim.trees import fibonacci_order
 
 __all__ = [
     "ceil_log2",
-    "fibonacci",
-    "fibonacci_order",
     "rounds_lower_bound",
     "fibonacci_lower_bound",
 ]
@@ -51,48 +50,6 @@ def ceil_log2(n: int) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InputError(f"n must be an integer >= 1, got {n!r}")
     return (n - 1).bit_length()
-
-
-def fibonacci(k: int) -> int:
-    """The k-th Fibonacci number, F_1 = F_2 = 1 (RR 8315's indexing).
-
-    Examples
-    --------
-    >>> [fibonacci(k) for k in range(1, 9)]
-    [1, 1, 2, 3, 5, 8, 13, 21]
-    """
-    a, b = 0, 1
-    for _ in range(k):
-        a, b = b, a + b
-    return a
-
-
-def fibonacci_order(n: int) -> int:
-    """The order k of Fibonacci-stat on n processors: the smallest k >= 1 with F_(k+2) >= n.
-
-    Parameters
-    ----------
-    n : int
-        Number of processors, >= 2.
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> [fibonacci_order(n) for n in (2, 3, 4, 5, 8, 9)]
-    [1, 2, 3, 3, 4, 5]
-
-    References
-    ----------
-    RR 8315, section 3.2 (Fibonacci-stat) and section 4.
-    """
-    n = _count(n)
-    k = 1
-    while fibonacci(k + 2) < n:
-        k += 1
-    return k
 
 
 def rounds_lower_bound(n: int, d: object, c: object = 0) -> Fraction:
@@ -134,7 +91,7 @@ def rounds_lower_bound(n: int, d: object, c: object = 0) -> Fraction:
 
 
 def fibonacci_lower_bound(n: int, d: object, c: object) -> Fraction:
-    """(k+1)·min(c, d), with k = :func:`fibonacci_order` (n).
+    """(k+1)·min(c, d), with k = :func:`sim.fibonacci_order` (n), the smallest k with F_(k+2) >= n.
 
     With every cost equal to m, Fibonacci-stat is optimal and takes
     (k+1)·m (Bar-Noy et al., ref. [7] of RR 8315).  The optimum never decreases
@@ -172,4 +129,4 @@ def fibonacci_lower_bound(n: int, d: object, c: object) -> Fraction:
     ----------
     RR 8315, section 4.2, proof of Theorem 4.
     """
-    return (fibonacci_order(n) + 1) * min(_cost(c, "c"), _cost(d, "d"))
+    return (fibonacci_order(_count(n)) + 1) * min(_cost(c, "c"), _cost(d, "d"))
