@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 _START, _RECEIVED, _COMPUTED = 0, 1, 2
-_STATIC, _TREE_DYN, _NONCOMMUT = 0, 1, 2
+_STATIC, _NONCOMMUT = 0, 2
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -110,9 +110,11 @@ def _run_batch(kind, comm, comp, start, child_ptr, child_idx, parent):
     candidate_stamp = np.full(n, -1, np.int64)
     times = np.zeros(3 * n)
     keys = np.zeros(3 * n, np.int64)
+    # Operations that end at the instant they start (cost 0) make the next round
+    # at the same instant; they wait here instead of in the heap.
+    instant = np.zeros(3 * n, np.int64)
     rnd = 0
     for run in range(runs):
-        present[:] = False
         sent[:] = False
         sending[:] = False
         receiving[:] = False
@@ -120,27 +122,41 @@ def _run_batch(kind, comm, comp, start, child_ptr, child_idx, parent):
         waiting[:] = 0
         next_child[:] = 0
         size = 0
+        count = 0
         for p in range(n):
             low[p] = p
             high[p] = p
             start_owner[p] = p
             end_owner[p] = p
-            size = _push(times, keys, size, start[run, p], _START * n + p)
-        slot = -1
+            present[p] = False
+            if start[run, p] <= 0.0:
+                instant[count] = (p << 2) | _START
+                count += 1
+            else:
+                size = _push(times, keys, size, start[run, p], (p << 2) | _START)
         kt = 0
         kc = 0
-        last = 0.0
-        while size > 0:
-            now = times[0]
-            if now > last:
-                last = now
+        now = 0.0
+        while True:
             rnd += 1
             m = 0
-            # Apply every event of this instant that is already in the heap.
-            while size > 0 and times[0] == now:
-                key = keys[0]
-                size = _pop(times, keys, size)
-                event, p = key // n, key % n
+            # Apply every event of this round: the instant ones, or else all the
+            # heap's events at its earliest time.
+            if count > 0:
+                events = count
+                count = 0
+            elif size > 0:
+                now = times[0]
+                events = 0
+                while size > 0 and times[0] == now:
+                    instant[events] = keys[0]
+                    events += 1
+                    size = _pop(times, keys, size)
+            else:
+                break
+            for e in range(events):
+                key = instant[e]
+                event, p = key & 3, key >> 2
                 if event == _START:
                     present[p] = True
                 elif event == _RECEIVED:
@@ -166,20 +182,22 @@ def _run_batch(kind, comm, comp, start, child_ptr, child_idx, parent):
                 if waiting[p] > 0 and not computing[p]:
                     waiting[p] -= 1
                     computing[p] = True
-                    size = _push(times, keys, size, now + comp[run, kc], _COMPUTED * n + p)
+                    end = now + comp[run, kc]
                     kc += 1
+                    if end == now:
+                        instant[count] = (p << 2) | _COMPUTED
+                        count += 1
+                    else:
+                        size = _push(times, keys, size, end, (p << 2) | _COMPUTED)
             # Who may act this round, by increasing index.
             c = 0
             for i in range(m):
                 p = touched[i]
+                c = _add(candidates, c, candidate_stamp, rnd, p)
                 if kind == _STATIC:
-                    c = _add(candidates, c, candidate_stamp, rnd, p)
                     if parent[p] >= 0:
                         c = _add(candidates, c, candidate_stamp, rnd, parent[p])
-                elif kind == _TREE_DYN:
-                    c = _add(candidates, c, candidate_stamp, rnd, p)
                 else:
-                    c = _add(candidates, c, candidate_stamp, rnd, p)
                     if low[p] > 0:
                         c = _add(candidates, c, candidate_stamp, rnd, end_owner[low[p] - 1])
                     if high[p] < n - 1:
@@ -200,37 +218,110 @@ def _run_batch(kind, comm, comp, start, child_ptr, child_idx, parent):
                         continue
                     next_child[receiver] += 1
                 else:
-                    if not (p != slot and present[p] and not sent[p] and not sending[p]
+                    if not (present[p] and not sent[p] and not sending[p]
                             and not receiving[p] and not computing[p] and waiting[p] == 0):
                         continue
-                    if kind == _TREE_DYN:
-                        if slot < 0:
-                            slot = p
-                            continue
+                    left = end_owner[low[p] - 1] if low[p] > 0 else -1
+                    right = start_owner[high[p] + 1] if high[p] < n - 1 else -1
+                    if left >= 0 and present[left] and not sent[left] \
+                            and not sending[left] and not receiving[left] \
+                            and not computing[left] and waiting[left] == 0:
                         sender = p
-                        receiver = slot
-                        slot = -1
+                        receiver = left
+                    elif right >= 0 and present[right] and not sent[right] \
+                            and not sending[right] and not receiving[right] \
+                            and not computing[right] and waiting[right] == 0:
+                        sender = right
+                        receiver = p
                     else:
-                        left = end_owner[low[p] - 1] if low[p] > 0 else -1
-                        right = start_owner[high[p] + 1] if high[p] < n - 1 else -1
-                        if left >= 0 and present[left] and not sent[left] \
-                                and not sending[left] and not receiving[left] \
-                                and not computing[left] and waiting[left] == 0:
-                            sender = p
-                            receiver = left
-                        elif right >= 0 and present[right] and not sent[right] \
-                                and not sending[right] and not receiving[right] \
-                                and not computing[right] and waiting[right] == 0:
-                            sender = right
-                            receiver = p
-                        else:
-                            continue
+                        continue
                 sending[sender] = True
                 receiving[receiver] = True
                 recv_from[receiver] = sender
-                size = _push(times, keys, size, now + comm[run, kt], _RECEIVED * n + receiver)
+                end = now + comm[run, kt]
                 kt += 1
-        out[run] = last
+                if end == now:
+                    instant[count] = (receiver << 2) | _RECEIVED
+                    count += 1
+                else:
+                    size = _push(times, keys, size, end, (receiver << 2) | _RECEIVED)
+        out[run] = now
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _tree_dyn_batch(comm, comp, start):
+    """Tree-dyn alone: the rules of the generic loop, with far less state.
+
+    In Tree-dyn a processor has at most one pending event (it has started, it
+    has received, or it has computed), and after every round at most one
+    processor is idle, the one in the slot: so a round is just its events,
+    sorted by processor.  Key = processor << 1 | (1 if it becomes idle).
+    """
+    runs, n = start.shape
+    out = np.empty(runs)
+    times = np.zeros(n)
+    keys = np.zeros(n, np.int64)
+    batch = np.zeros(n, np.int64)
+    instant = np.zeros(n, np.int64)
+    for run in range(runs):
+        size = 0
+        count = 0
+        for p in range(n):
+            if start[run, p] <= 0.0:
+                instant[count] = (p << 1) | 1
+                count += 1
+            else:
+                size = _push(times, keys, size, start[run, p], (p << 1) | 1)
+        slot = -1
+        kt = 0
+        kc = 0
+        now = 0.0
+        while True:
+            if count > 0:
+                events = count
+                batch[:count] = instant[:count]
+                count = 0
+            elif size > 0:
+                now = times[0]
+                events = 0
+                while size > 0 and times[0] == now:
+                    key = keys[0]
+                    size = _pop(times, keys, size)
+                    i = events
+                    while i > 0 and batch[i - 1] > key:
+                        batch[i] = batch[i - 1]
+                        i -= 1
+                    batch[i] = key
+                    events += 1
+            else:
+                break
+            # Computations first, then the idle processors, by index.
+            for e in range(events):
+                key = batch[e]
+                if key & 1 == 0:
+                    end = now + comp[run, kc]
+                    kc += 1
+                    if end == now:
+                        instant[count] = key | 1
+                        count += 1
+                    else:
+                        size = _push(times, keys, size, end, key | 1)
+            for e in range(events):
+                key = batch[e]
+                if key & 1 == 1:
+                    if slot < 0:
+                        slot = key >> 1
+                        continue
+                    end = now + comm[run, kt]
+                    kt += 1
+                    if end == now:
+                        instant[count] = slot << 1
+                        count += 1
+                    else:
+                        size = _push(times, keys, size, end, slot << 1)
+                    slot = -1
+        out[run] = now
     return out
 
 
@@ -281,7 +372,7 @@ def static_tree_makespans(children, comm, comp=None, start=None) -> np.ndarray:
 def tree_dyn_makespans(comm, comp=None, start=None) -> np.ndarray:
     """Makespans of Tree-dyn over many runs (arguments as :func:`static_tree_makespans`)."""
     comm, comp, start = _prepare(comm, comp, start)
-    return _run_batch(_TREE_DYN, comm, comp, start, _NONE, _NONE, _NONE)
+    return _tree_dyn_batch(comm, comp, start)
 
 
 def noncommut_tree_dyn_makespans(comm, comp=None, start=None) -> np.ndarray:
