@@ -21,6 +21,7 @@ SUBCOMMAND_MODULES = [
     "hetcoll.cli.schedule",
     "hetcoll.cli.markov",
     "hetcoll.cli.simulate",
+    "hetcoll.cli.analytics",
 ]
 
 
