@@ -46,7 +46,8 @@ N = sympy.Symbol("n", positive=True, integer=True)
 class log2(sympy.Function):  # noqa: N801 - reads like the paper's log2
     """Binary logarithm kept as ``log2(x)`` (sympy's ``log(x, 2)`` becomes log(x)/log(2)).
 
-    Exact at powers of two; numeric through :meth:`evalf`.
+    Exact at powers of two; numeric through :meth:`evalf`; ``.rewrite(sympy.log)``
+    gives sympy's natural-log form.
     """
 
     @classmethod
@@ -56,7 +57,10 @@ class log2(sympy.Function):  # noqa: N801 - reads like the paper's log2
         return None
 
     def _eval_evalf(self, prec):
-        return (sympy.log(self.args[0]) / sympy.log(2)).evalf(prec)
+        return self._eval_rewrite_as_log(self.args[0]).evalf(prec)
+
+    def _eval_rewrite_as_log(self, x, **kwargs):
+        return sympy.log(x) / sympy.log(2)
 
     def _eval_is_positive(self):
         return (self.args[0] - 1).is_positive
