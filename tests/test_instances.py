@@ -1,0 +1,136 @@
+"""Tight and bad instances of RR 8315 section 4, checked by the simulator."""
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sim
+from analytics import (
+    clairvoyant_optimum,
+    fibonacci_instance,
+    fibonacci_lower_bound,
+    figure3_instance,
+    rounds_lower_bound,
+    theorem1_instance,
+    theorem4_instance,
+    theorem4_limit,
+    theorem4_ratio,
+)
+from hetcoll import InputError
+
+LOG2_PHI = math.log2((1 + math.sqrt(5)) / 2)
+DS = st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(3)])
+DELTAS = st.sampled_from([Fraction(1), Fraction(3, 2), Fraction(2), Fraction(7)])
+
+
+@settings(max_examples=20)
+@given(st.integers(1, 5), DS, DELTAS)
+def test_theorem1_ratio_is_exactly_delta(m, d, delta):
+    n = 2**m
+    instance = theorem1_instance(n, d, d * delta)
+    for algorithm in ("binomial-stat", "tree-dyn"):
+        makespan = sim.simulate(algorithm, instance.cost_model()).makespan
+        assert makespan == d * delta * m  # D * ceil(log2 n), the paper's formula
+    # the optimum: the lower bound d*ceil(log2 n), reached by a static tree
+    # on the mirrored platform (cheap links only)
+    witness = sim.simulate("binomial-stat", instance.mirrored().cost_model()).makespan
+    assert witness == rounds_lower_bound(n, d) == d * m
+    assert instance.ratio == delta
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6, 7, 8])
+def test_theorem1_against_the_clairvoyant_optimum(n):
+    instance = theorem1_instance(n, 1, 3)
+    optimum = clairvoyant_optimum(instance.comm_matrix(), instance.comp()).makespan
+    assert optimum == math.ceil(math.log2(n))
+    binomial = sim.simulate("binomial-stat", instance.comm_matrix(), instance.comp())
+    assert binomial.makespan / optimum == 3
+    assert instance.algorithms == (("binomial-stat", "tree-dyn") if n & (n - 1) == 0
+                                   else ("binomial-stat",))
+
+
+def test_theorem1_tree_dyn_is_faster_when_n_is_not_a_power_of_two():
+    # The paper claims D*ceil(log2 n) for Tree-dyn at every n; n = 5 gives 7D/3 < 3D.
+    instance = theorem1_instance(5, 1, 3)
+    assert sim.simulate("tree-dyn", instance.comm_matrix(), instance.comp()).makespan == 7
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 4, 6, 8, 10])
+def test_theorem4_instance_makespans(m):
+    n, d, big = 2**m, Fraction(1), Fraction(5, 2)
+    instance = theorem4_instance(n, d, big)
+    for algorithm in ("binomial-stat", "tree-dyn"):
+        assert sim.simulate(algorithm, instance.cost_model()).makespan == m * (big + d)
+    # optimum (k+1)d: the Fibonacci lower bound, reached by Fibonacci-stat on the
+    # mirrored platform (Bar-Noy et al.'s tree with upward links only)
+    witness = sim.simulate("fibonacci-stat", instance.mirrored().cost_model()).makespan
+    assert witness == fibonacci_lower_bound(n, d, d) == instance.optimum
+    assert instance.ratio == theorem4_ratio(m, big / d)
+    if n <= 8:
+        assert clairvoyant_optimum(instance.comm_matrix(), instance.comp()).makespan == \
+            instance.optimum
+
+
+def test_theorem4_converges_to_its_limit():
+    limit = float(theorem4_limit(2))
+    assert limit == pytest.approx(LOG2_PHI * 3, rel=1e-14)
+    gaps = {m: abs(float(theorem4_ratio(m, 2)) / limit - 1) for m in (3, 10, 30, 100, 200)}
+    assert gaps[10] < gaps[3]
+    assert gaps[100] < 0.01 and gaps[200] < 0.01  # within 1% at large n
+    assert gaps[200] < gaps[30] < gaps[10]
+    # always inside Theorem 4's proven ratio (Delta+1)(1 + 1/log2 n) log2 phi
+    for m in range(1, 60):
+        assert float(theorem4_ratio(m, 2)) <= 3 * (1 + 1 / m) * LOG2_PHI
+
+
+@pytest.mark.parametrize("d, big", [(1, 1), (1, 3), (Fraction(1, 2), 2)])
+def test_fibonacci_stat_four_thirds_delta(d, big):
+    instance = fibonacci_instance(d, big)
+    makespan = sim.simulate("fibonacci-stat", instance.comm_matrix(), instance.comp()).makespan
+    assert makespan == 4 * Fraction(big)
+    optimum = clairvoyant_optimum(instance.comm_matrix(), instance.comp()).makespan
+    assert optimum == 3 * Fraction(d)
+    assert makespan / optimum == Fraction(4, 3) * Fraction(big) / Fraction(d)
+
+
+@pytest.mark.parametrize("epsilon", [Fraction(1, 10), Fraction(1, 1000)])
+def test_figure3_noncommut_tree_dyn(epsilon):
+    d, big = Fraction(1), Fraction(3)
+    instance = figure3_instance(d, big, epsilon)
+    result = sim.simulate("noncommut-tree-dyn", instance.comm_matrix(), instance.comp())
+    assert result.makespan == 4 * big - epsilon
+    # P2 and P4 pair after the first step (the figure's scenario)
+    second = [e for e in result.trace if e.kind == "transfer"][4]
+    assert (second.processor, second.peer) == (4, 2)
+    optimum = clairvoyant_optimum(instance.comm_matrix(), instance.comp(),
+                                  noncommutative=True).makespan
+    assert optimum == 3 * d
+    assert result.makespan / optimum == (4 * big - epsilon) / (3 * d)
+    assert abs(float(result.makespan / optimum) - 4 / 3 * 3) <= float(epsilon)
+
+
+def test_figure3_needs_the_perturbation():
+    # epsilon -> 0 is not epsilon = 0: with ties, lowest index first pairs
+    # (P0, P2) and (P4, P6) and the run takes 3D.
+    instance = figure3_instance(1, 3, 2)  # epsilon = D - d: every link of step 1 is d or D
+    tie = [[instance.cost(i, j) if (i, j) not in ((3, 2), (5, 4)) else 3 for j in range(8)]
+           for i in range(8)]
+    assert sim.simulate("noncommut-tree-dyn", tie, [0] * 8).makespan == 9
+
+
+@pytest.mark.parametrize("call", [
+    lambda: theorem1_instance(1),
+    lambda: theorem1_instance(4, 2, 1),
+    lambda: theorem1_instance(4, 0, 1),
+    lambda: theorem4_instance(6),
+    lambda: theorem4_ratio(0, 2),
+    lambda: figure3_instance(1, 1),
+    lambda: figure3_instance(1, 2, 5),
+    lambda: figure3_instance(1, 3).mirrored(),
+])
+def test_bad_input(call):
+    with pytest.raises(InputError):
+        call()
