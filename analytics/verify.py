@@ -51,6 +51,7 @@ __all__ = [
     "proof_lower_bound",
     "verify_theorems",
     "verify_lemma1",
+    "worst_ratio",
 ]
 
 #: Δ values the random instances use (d = 1, D = Δ).
@@ -340,6 +341,41 @@ def verify_theorems(examples: int = 200, seed: int = 0, *, n_max: int = 7,
                     "optimum": optimum, "lower_bound": result.lower_bound,
                     "bound": str(result.bound)}
     return list(checks.values())
+
+
+def worst_ratio(algorithm: str, regime: str, delta: object, *, examples: int = 100,
+                seed: int = 0, n_min: int = 2, n_max: int = 6
+                ) -> tuple[Fraction, tuple[list, list]]:
+    """The largest makespan / optimum found on random instances at a fixed Δ.
+
+    Parameters
+    ----------
+    algorithm : {"binomial-stat", "tree-dyn", "fibonacci-stat"}
+    regime : {"c=0", "any c", "c=d"}
+    delta : number
+        Δ >= 1 of every instance (see :func:`random_instance`).
+    examples, seed, n_min, n_max
+        Number of instances, seed, range of n (drawn in [n_min, n_max]).
+
+    Returns
+    -------
+    ratio : Fraction
+    instance : (comm, comp)
+        The instance that reached it.
+
+    Examples
+    --------
+    >>> worst_ratio("tree-dyn", "c=0", 3, examples=20, n_max=3)[0]
+    Fraction(3, 1)
+    """
+    rng = np.random.default_rng(seed)
+    worst: tuple[Fraction, tuple[list, list]] = (Fraction(0), ([], []))
+    for _ in range(examples):
+        instance = random_instance(rng, int(rng.integers(n_min, n_max + 1)), regime, delta)
+        ratio = check_instance(algorithm, regime, *instance).ratio
+        if ratio > worst[0]:
+            worst = (ratio, instance)
+    return worst
 
 
 def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> TheoremCheck:
