@@ -4,18 +4,21 @@ These are the Monte Carlo fast path.  They implement exactly the rules of
 :mod:`sim.engine` (rounds, tie-breaks, numbering of operations for common
 random numbers) with float64 costs, and compute the same float additions, so
 a run gives bit for bit the makespan :func:`sim.simulate` gives with
-:class:`sim.SequenceCosts` of the same draws (a test checks it).
+:class:`sim.SequenceCosts` of the same draws (a hypothesis test checks it,
+ties and zero costs included).
 
 Instead of scanning every processor each round as the exact engine does,
-events sit in a binary heap, and a round only looks at the processors its
-events touched (and, for the static trees, their parents; for
-Non-Commut-Tree-dyn, their neighbours), sorted by index.  This gives the same
-decisions: at the end of every round no two idle processors can still be
-paired (Tree-dyn: at most one is idle, the one in the slot; Non-Commut: no
-two idle neighbours; static: every startable transfer was started), so only
-what changed in a round can act in it.
+events sit in a binary heap (operations that end at the instant they start,
+cost 0, wait in a same-instant queue: they make the next round), and a round
+only looks at the processors its events touched, sorted by index, plus, for
+the static trees, their parents and, for Non-Commut-Tree-dyn, their
+neighbours.  This gives the same decisions, because at the end of every round
+nothing startable is left: Tree-dyn has at most one idle processor (in the
+slot), Non-Commut-Tree-dyn no two idle neighbours, a static tree no transfer
+whose two ends are ready.
 
-numba compiles the loop on first use (a few seconds, then cached on disk).
+Event keys pack ``processor << 2 | event``, so sorting keys sorts processors.
+numba compiles each loop on first use (seconds; then cached on disk).
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ __all__ = [
 ]
 
 _START, _RECEIVED, _COMPUTED = 0, 1, 2
-_STATIC, _NONCOMMUT = 0, 2
+_ABSENT, _IDLE, _BUSY, _DONE = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _push(times, keys, size, time, key):
     i = size
     while i > 0:
@@ -51,7 +54,7 @@ def _push(times, keys, size, time, key):
     return size + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _pop(times, keys, size):
     """Remove the root; returns the new size (the caller read the root first)."""
     size -= 1
@@ -74,190 +77,219 @@ def _pop(times, keys, size):
     return size
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _add(items, count, stamp, rnd, p):
-    """Insert p into the sorted list items[:count] unless stamped this round."""
-    if stamp[p] == rnd:
-        return count
-    stamp[p] = rnd
+@njit(cache=True, nogil=True)
+def _insert(items, count, value):
+    """Insert ``value`` into the sorted ``items[:count]`` unless there; new count."""
     i = count
-    while i > 0 and items[i - 1] > p:
-        items[i] = items[i - 1]
+    while i > 0 and items[i - 1] > value:
         i -= 1
-    items[i] = p
+    if i > 0 and items[i - 1] == value:
+        return count
+    for j in range(count, i, -1):
+        items[j] = items[j - 1]
+    items[i] = value
     return count + 1
 
 
 @njit(cache=True, nogil=True)
-def _run_batch(kind, comm, comp, start, child_ptr, child_idx, parent):
+def _initial_events(times, keys, instant, start_row, n):
+    """Start events: at time 0 in the instant queue, later ones in the heap."""
+    size = 0
+    count = 0
+    for p in range(n):
+        if start_row[p] <= 0.0:
+            instant[count] = (p << 2) | _START
+            count += 1
+        else:
+            size = _push(times, keys, size, start_row[p], (p << 2) | _START)
+    return size, count
+
+
+@njit(cache=True, nogil=True)
+def _static_batch(comm, comp, start, child_ptr, child_idx, parent):
+    """Static trees: P_r receives from child_idx[child_ptr[r]:child_ptr[r+1]] in order."""
     runs, n = start.shape
     out = np.empty(runs)
+    n_children = child_ptr[1:] - child_ptr[:-1]
     present = np.zeros(n, np.bool_)
-    sent = np.zeros(n, np.bool_)
-    sending = np.zeros(n, np.bool_)
     receiving = np.zeros(n, np.bool_)
     computing = np.zeros(n, np.bool_)
-    recv_from = np.zeros(n, np.int64)
     waiting = np.zeros(n, np.int64)
+    computed = np.zeros(n, np.int64)
     next_child = np.zeros(n, np.int64)
-    low = np.zeros(n, np.int64)
-    high = np.zeros(n, np.int64)
-    start_owner = np.zeros(n, np.int64)
-    end_owner = np.zeros(n, np.int64)
-    touched = np.zeros(3 * n, np.int64)
-    candidates = np.zeros(3 * n, np.int64)
-    touched_stamp = np.full(n, -1, np.int64)
-    candidate_stamp = np.full(n, -1, np.int64)
     times = np.zeros(3 * n)
     keys = np.zeros(3 * n, np.int64)
-    # Operations that end at the instant they start (cost 0) make the next round
-    # at the same instant; they wait here instead of in the heap.
     instant = np.zeros(3 * n, np.int64)
-    rnd = 0
+    batch = np.zeros(3 * n, np.int64)
+    candidates = np.zeros(3 * n, np.int64)
     for run in range(runs):
-        sent[:] = False
-        sending[:] = False
+        present[:] = False
         receiving[:] = False
         computing[:] = False
         waiting[:] = 0
+        computed[:] = 0
         next_child[:] = 0
-        size = 0
-        count = 0
-        for p in range(n):
-            low[p] = p
-            high[p] = p
-            start_owner[p] = p
-            end_owner[p] = p
-            present[p] = False
-            if start[run, p] <= 0.0:
-                instant[count] = (p << 2) | _START
-                count += 1
-            else:
-                size = _push(times, keys, size, start[run, p], (p << 2) | _START)
+        size, count = _initial_events(times, keys, instant, start[run], n)
         kt = 0
         kc = 0
         now = 0.0
         while True:
-            rnd += 1
-            m = 0
-            # Apply every event of this round: the instant ones, or else all the
-            # heap's events at its earliest time.
+            # The round: the same-instant queue, or else all the heap's earliest
+            # events (inlined: a numba call with this many arrays costs 3x).
+            events = 0
             if count > 0:
-                events = count
+                for i in range(count):
+                    events = _insert(batch, events, instant[i])
                 count = 0
             elif size > 0:
                 now = times[0]
-                events = 0
                 while size > 0 and times[0] == now:
-                    instant[events] = keys[0]
-                    events += 1
+                    events = _insert(batch, events, keys[0])
                     size = _pop(times, keys, size)
             else:
                 break
             for e in range(events):
-                key = instant[e]
-                event, p = key & 3, key >> 2
+                event, p = batch[e] & 3, batch[e] >> 2
                 if event == _START:
                     present[p] = True
                 elif event == _RECEIVED:
                     receiving[p] = False
-                    s = recv_from[p]
-                    sending[s] = False
-                    sent[s] = True
                     waiting[p] += 1
-                    # The exact engine merges when the computation starts: the
-                    # same round for the dynamic algorithms, which alone read it.
-                    if low[s] < low[p]:
-                        low[p] = low[s]
-                    if high[s] > high[p]:
-                        high[p] = high[s]
-                    start_owner[low[p]] = p
-                    end_owner[high[p]] = p
                 else:
                     computing[p] = False
-                m = _add(touched, m, touched_stamp, rnd, p)
-            # Reduce on receipt, by processor index.
-            for i in range(m):
-                p = touched[i]
+                    computed[p] += 1
+            c = 0
+            for e in range(events):
+                p = batch[e] >> 2
                 if waiting[p] > 0 and not computing[p]:
                     waiting[p] -= 1
                     computing[p] = True
                     end = now + comp[run, kc]
-                    kc += 1
-                    if end == now:
+                    if end == now:  # cost 0: next round, same instant
                         instant[count] = (p << 2) | _COMPUTED
                         count += 1
                     else:
                         size = _push(times, keys, size, end, (p << 2) | _COMPUTED)
-            # Who may act this round, by increasing index.
-            c = 0
-            for i in range(m):
-                p = touched[i]
-                c = _add(candidates, c, candidate_stamp, rnd, p)
-                if kind == _STATIC:
-                    if parent[p] >= 0:
-                        c = _add(candidates, c, candidate_stamp, rnd, parent[p])
+                    kc += 1
+                c = _insert(candidates, c, p)
+                if parent[p] >= 0:
+                    c = _insert(candidates, c, parent[p])
+            # A transfer starts when the sender has reduced all it will get and
+            # the receiver's previous reception is over.
+            for i in range(c):
+                r = candidates[i]
+                if next_child[r] == n_children[r] or not present[r] or receiving[r]:
+                    continue
+                sender = child_idx[child_ptr[r] + next_child[r]]
+                if not present[sender] or computed[sender] != n_children[sender]:
+                    continue
+                next_child[r] += 1
+                receiving[r] = True
+                end = now + comm[run, kt]
+                if end == now:  # cost 0: next round, same instant
+                    instant[count] = (r << 2) | _RECEIVED
+                    count += 1
                 else:
-                    if low[p] > 0:
-                        c = _add(candidates, c, candidate_stamp, rnd, end_owner[low[p] - 1])
-                    if high[p] < n - 1:
-                        c = _add(candidates, c, candidate_stamp, rnd, start_owner[high[p] + 1])
+                    size = _push(times, keys, size, end, (r << 2) | _RECEIVED)
+                kt += 1
+        out[run] = now
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _noncommut_batch(comm, comp, start):
+    """Non-Commut-Tree-dyn; P_p holds [low[p], high[p]] (merged at transfer start,
+    which no lookup can tell from the exact engine's merge at computation start:
+    both ends are busy meanwhile)."""
+    runs, n = start.shape
+    out = np.empty(runs)
+    state = np.zeros(n, np.int8)
+    low = np.zeros(n, np.int64)
+    high = np.zeros(n, np.int64)
+    start_owner = np.zeros(n, np.int64)
+    end_owner = np.zeros(n, np.int64)
+    times = np.zeros(n)
+    keys = np.zeros(n, np.int64)
+    instant = np.zeros(n, np.int64)
+    batch = np.zeros(n, np.int64)
+    candidates = np.zeros(3 * n, np.int64)
+    for run in range(runs):
+        for p in range(n):
+            state[p] = _ABSENT
+            low[p] = p
+            high[p] = p
+            start_owner[p] = p
+            end_owner[p] = p
+        size, count = _initial_events(times, keys, instant, start[run], n)
+        kt = 0
+        kc = 0
+        now = 0.0
+        while True:
+            # The round: the same-instant queue, or else all the heap's earliest
+            # events (inlined: a numba call with this many arrays costs 3x).
+            events = 0
+            if count > 0:
+                for i in range(count):
+                    events = _insert(batch, events, instant[i])
+                count = 0
+            elif size > 0:
+                now = times[0]
+                while size > 0 and times[0] == now:
+                    events = _insert(batch, events, keys[0])
+                    size = _pop(times, keys, size)
+            else:
+                break
+            # One pending event per processor: started, received, or computed.
+            c = 0
+            for e in range(events):
+                event, p = batch[e] & 3, batch[e] >> 2
+                if event == _RECEIVED:
+                    end = now + comp[run, kc]
+                    if end == now:  # cost 0: next round, same instant
+                        instant[count] = (p << 2) | _COMPUTED
+                        count += 1
+                    else:
+                        size = _push(times, keys, size, end, (p << 2) | _COMPUTED)
+                    kc += 1
+                    continue
+                state[p] = _IDLE
+                c = _insert(candidates, c, p)
+                if low[p] > 0:
+                    c = _insert(candidates, c, end_owner[low[p] - 1])
+                if high[p] < n - 1:
+                    c = _insert(candidates, c, start_owner[high[p] + 1])
             for i in range(c):
                 p = candidates[i]
-                if kind == _STATIC:
-                    receiver = p
-                    position = next_child[receiver]
-                    if (position == child_ptr[receiver + 1] - child_ptr[receiver]
-                            or not present[receiver] or receiving[receiver]):
-                        continue
-                    sender = child_idx[child_ptr[receiver] + position]
-                    if not (present[sender] and not sent[sender] and not sending[sender]
-                            and not receiving[sender] and not computing[sender]
-                            and waiting[sender] == 0
-                            and next_child[sender] == child_ptr[sender + 1] - child_ptr[sender]):
-                        continue
-                    next_child[receiver] += 1
+                if state[p] != _IDLE:
+                    continue
+                left = end_owner[low[p] - 1] if low[p] > 0 else -1
+                right = start_owner[high[p] + 1] if high[p] < n - 1 else -1
+                if left >= 0 and state[left] == _IDLE:
+                    sender, receiver = p, left
+                elif right >= 0 and state[right] == _IDLE:
+                    sender, receiver = right, p
                 else:
-                    if not (present[p] and not sent[p] and not sending[p]
-                            and not receiving[p] and not computing[p] and waiting[p] == 0):
-                        continue
-                    left = end_owner[low[p] - 1] if low[p] > 0 else -1
-                    right = start_owner[high[p] + 1] if high[p] < n - 1 else -1
-                    if left >= 0 and present[left] and not sent[left] \
-                            and not sending[left] and not receiving[left] \
-                            and not computing[left] and waiting[left] == 0:
-                        sender = p
-                        receiver = left
-                    elif right >= 0 and present[right] and not sent[right] \
-                            and not sending[right] and not receiving[right] \
-                            and not computing[right] and waiting[right] == 0:
-                        sender = right
-                        receiver = p
-                    else:
-                        continue
-                sending[sender] = True
-                receiving[receiver] = True
-                recv_from[receiver] = sender
+                    continue
+                state[sender] = _DONE
+                state[receiver] = _BUSY
+                high[receiver] = high[sender]
+                end_owner[high[receiver]] = receiver
                 end = now + comm[run, kt]
-                kt += 1
-                if end == now:
+                if end == now:  # cost 0: next round, same instant
                     instant[count] = (receiver << 2) | _RECEIVED
                     count += 1
                 else:
                     size = _push(times, keys, size, end, (receiver << 2) | _RECEIVED)
+                kt += 1
         out[run] = now
     return out
 
 
 @njit(cache=True, nogil=True)
 def _tree_dyn_batch(comm, comp, start):
-    """Tree-dyn alone: the rules of the generic loop, with far less state.
-
-    In Tree-dyn a processor has at most one pending event (it has started, it
-    has received, or it has computed), and after every round at most one
-    processor is idle, the one in the slot: so a round is just its events,
-    sorted by processor.  Key = processor << 1 | (1 if it becomes idle).
-    """
+    """Tree-dyn: a processor has at most one pending event (started, received,
+    computed), and after every round at most one processor is idle, the one in
+    the slot; so a round is just its events, sorted by processor."""
     runs, n = start.shape
     out = np.empty(runs)
     times = np.zeros(n)
@@ -265,61 +297,48 @@ def _tree_dyn_batch(comm, comp, start):
     batch = np.zeros(n, np.int64)
     instant = np.zeros(n, np.int64)
     for run in range(runs):
-        size = 0
-        count = 0
-        for p in range(n):
-            if start[run, p] <= 0.0:
-                instant[count] = (p << 1) | 1
-                count += 1
-            else:
-                size = _push(times, keys, size, start[run, p], (p << 1) | 1)
+        size, count = _initial_events(times, keys, instant, start[run], n)
         slot = -1
         kt = 0
         kc = 0
         now = 0.0
         while True:
+            # The round: the same-instant queue, or else all the heap's earliest
+            # events (inlined: a numba call with this many arrays costs 3x).
+            events = 0
             if count > 0:
-                events = count
-                batch[:count] = instant[:count]
+                for i in range(count):
+                    events = _insert(batch, events, instant[i])
                 count = 0
             elif size > 0:
                 now = times[0]
-                events = 0
                 while size > 0 and times[0] == now:
-                    key = keys[0]
+                    events = _insert(batch, events, keys[0])
                     size = _pop(times, keys, size)
-                    i = events
-                    while i > 0 and batch[i - 1] > key:
-                        batch[i] = batch[i - 1]
-                        i -= 1
-                    batch[i] = key
-                    events += 1
             else:
                 break
             # Computations first, then the idle processors, by index.
             for e in range(events):
-                key = batch[e]
-                if key & 1 == 0:
+                if batch[e] & 3 == _RECEIVED:
                     end = now + comp[run, kc]
-                    kc += 1
-                    if end == now:
-                        instant[count] = key | 1
+                    if end == now:  # cost 0: next round, same instant
+                        instant[count] = (batch[e] & ~3) | _COMPUTED
                         count += 1
                     else:
-                        size = _push(times, keys, size, end, key | 1)
+                        size = _push(times, keys, size, end, (batch[e] & ~3) | _COMPUTED)
+                    kc += 1
             for e in range(events):
-                key = batch[e]
-                if key & 1 == 1:
+                if batch[e] & 3 != _RECEIVED:
                     if slot < 0:
-                        slot = key >> 1
+                        slot = batch[e] >> 2
                         continue
                     end = now + comm[run, kt]
-                    kt += 1
-                    if end == now:
-                        instant[count] = slot << 1
+                    if end == now:  # cost 0: next round, same instant
+                        instant[count] = (slot << 2) | _RECEIVED
                         count += 1
                     else:
-                        size = _push(times, keys, size, end, slot << 1)
+                        size = _push(times, keys, size, end, (slot << 2) | _RECEIVED)
+                    kt += 1
                     slot = -1
         out[run] = now
     return out
@@ -337,9 +356,6 @@ def _prepare(comm, comp, start):
     start = (np.zeros((runs, n)) if start is None else np.ascontiguousarray(
         np.broadcast_to(np.asarray(start, dtype=np.float64), (runs, n))))
     return comm, comp, start
-
-
-_NONE = np.zeros(1, np.int64)
 
 
 def static_tree_makespans(children, comm, comp=None, start=None) -> np.ndarray:
@@ -366,7 +382,7 @@ def static_tree_makespans(children, comm, comp=None, start=None) -> np.ndarray:
     parent = np.full(len(children), -1, np.int64)
     for receiver, senders in enumerate(children):
         parent[senders] = receiver
-    return _run_batch(_STATIC, comm, comp, start, child_ptr, child_idx, parent)
+    return _static_batch(comm, comp, start, child_ptr, child_idx, parent)
 
 
 def tree_dyn_makespans(comm, comp=None, start=None) -> np.ndarray:
@@ -378,7 +394,7 @@ def tree_dyn_makespans(comm, comp=None, start=None) -> np.ndarray:
 def noncommut_tree_dyn_makespans(comm, comp=None, start=None) -> np.ndarray:
     """Makespans of Non-Commut-Tree-dyn over many runs (arguments as above)."""
     comm, comp, start = _prepare(comm, comp, start)
-    return _run_batch(_NONCOMMUT, comm, comp, start, _NONE, _NONE, _NONE)
+    return _noncommut_batch(comm, comp, start)
 
 
 def makespans(algorithm: str, comm, comp=None, start=None, *,
