@@ -55,8 +55,10 @@ __all__ = [
     "brute_force_optimum",
 ]
 
-#: Largest n the exact solvers accept (3^n growth: n = 12 already takes minutes).
-MAX_PROCESSORS = 10
+#: Largest n the commutative DP accepts (about n²·3^(n-1) steps: n = 12 takes ~20 s).
+MAX_PROCESSORS = 12
+#: Largest n the non-commutative (interval, polynomial) DP accepts (n = 40: ~12 s).
+MAX_PROCESSORS_NONCOMMUTATIVE = 40
 
 
 @dataclass(frozen=True)
@@ -133,13 +135,13 @@ class OptimumResult:
 
 # --------------------------------------------------------------------------- input
 
-def _instance(comm: object, comp: object, start_times: object
+def _instance(comm: object, comp: object, start_times: object, limit: float = math.inf
               ) -> tuple[list[list[Fraction]], list[Fraction], list[Fraction]]:
     costs = MatrixCosts.from_input(comm, comp, exact=True)
     n = costs.n
-    if n > MAX_PROCESSORS:
-        raise InputError(f"the exact optimum is exponential in n: at most {MAX_PROCESSORS} "
-                         f"processors, got {n}")
+    if n > limit:
+        raise InputError(f"the exact optimum grows exponentially with n: at most {limit} "
+                         f"processors here, got {n}")
     starts = _start_times(start_times, n)
     return [list(row) for row in costs.d], list(costs.c), starts
 
@@ -353,7 +355,7 @@ def clairvoyant_optimum(comm: object, comp: object = None, *, noncommutative: bo
     ------
     InputError
         If a cost is missing, negative or not a number, the matrix is not
-        square, ``root`` is out of range, or n > 10.
+        square, ``root`` is out of range, or n > 12 (n > 40 non-commutative).
 
     Examples
     --------
@@ -365,7 +367,8 @@ def clairvoyant_optimum(comm: object, comp: object = None, *, noncommutative: bo
     ----------
     RR 8315, section 3.1 (model); the DP is hetcoll's (see the module docstring).
     """
-    d, c, starts = _instance(comm, comp, start_times)
+    d, c, starts = _instance(comm, comp, start_times, MAX_PROCESSORS_NONCOMMUTATIVE
+                             if noncommutative else MAX_PROCESSORS)
     n = len(c)
     if root is not None and (isinstance(root, bool) or not isinstance(root, int)
                              or not 0 <= root < n):
@@ -416,7 +419,7 @@ def simplified_model_optimum(start_times: Sequence[object], psi: object, tau: ob
     Raises
     ------
     InputError
-        If a time is negative or not a number, or there are more than 10 processes.
+        If a time is negative or not a number, or there are more than 12 processes.
 
     Examples
     --------

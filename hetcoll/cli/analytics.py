@@ -55,7 +55,7 @@ def register(subparsers) -> None:
     verify.set_defaults(func=run_verify)
 
     optimum = subparsers.add_parser(
-        "optimum", help="clairvoyant optimum of a reduction (exact, n <= 10)",
+        "optimum", help="clairvoyant optimum of a reduction (exact; n <= 12, 40 non-commutative)",
         description="The minimum makespan of a reduction over every tree and order of "
         "receptions, all costs known (exact DP over subsets, or intervals with "
         "--noncommutative), and its tree.",
