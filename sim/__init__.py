@@ -21,7 +21,16 @@ from sim.costs import (
     MatrixCosts,
     SequenceCosts,
 )
-from sim.engine import ALGORITHMS, NON_COMMUTATIVE_SAFE, SimulationResult, TraceEvent, simulate
+from sim.engine import (
+    ALGORITHMS,
+    NON_COMMUTATIVE_SAFE,
+    EngineState,
+    Policy,
+    SimulationResult,
+    StaticTree,
+    TraceEvent,
+    simulate,
+)
 from sim.montecarlo import CHUNK_RUNS, MonteCarloSummary, monte_carlo, sample_makespans
 from sim.trees import binomial_tree, fibonacci_order, fibonacci_tree
 
@@ -32,13 +41,16 @@ __all__ = [
     "CostDistribution",
     "CostModel",
     "Deterministic",
+    "EngineState",
     "Exponential",
     "FrozenScipy",
     "Gamma",
     "MatrixCosts",
     "MonteCarloSummary",
+    "Policy",
     "SequenceCosts",
     "SimulationResult",
+    "StaticTree",
     "TraceEvent",
     "binomial_tree",
     "fibonacci_order",

@@ -51,7 +51,7 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from hetcoll.errors import InputError
 from sim.costs import CostModel, MatrixCosts, Number, _cost, _entries, _is_float
@@ -60,7 +60,10 @@ from sim.trees import binomial_tree, fibonacci_tree
 __all__ = [
     "ALGORITHMS",
     "NON_COMMUTATIVE_SAFE",
+    "EngineState",
+    "Policy",
     "SimulationResult",
+    "StaticTree",
     "TraceEvent",
     "simulate",
 ]
@@ -188,8 +191,13 @@ class _Operation:
 
 
 @dataclass
-class _State:
-    """What the algorithms see; they must not modify it."""
+class EngineState:
+    """What an algorithm sees when it decides; it must not modify it.
+
+    Lists are indexed by processor.  ``interval[p]`` is the interval of
+    original values P_p holds (for Tree-dyn, the smallest interval containing
+    them); it is complete when P_p is idle.
+    """
 
     n: int
     present: list[bool]
@@ -201,18 +209,60 @@ class _State:
     interval: list[tuple[int, int]]
 
     def idle(self, p: int) -> bool:
+        """Started, holds an unsent value, and nothing running or waiting."""
         return (self.present[p] and not self.sent[p] and not self.sending[p]
                 and not self.receiving[p] and not self.computing[p] and not self.waiting[p])
 
 
-class _StaticTree:
-    """Binomial-stat and Fibonacci-stat: a fixed tree, receptions in fixed order."""
+@runtime_checkable
+class Policy(Protocol):
+    """An algorithm for :func:`simulate`: which transfers start in a round.
 
-    def __init__(self, children: list[list[int]]):
-        self.children = children
-        self.next_child = [0] * len(children)
+    ``reset(n)`` is called once before a run (validate ``n``, clear state);
+    ``decide(state)`` is called once per round, after the computations of the
+    round have started, and yields ``(sender, receiver)`` pairs; each pair
+    starts at once (so the next one sees it in ``state``) and takes the next
+    communication cost.  ``name`` labels the result.
+    """
 
-    def decide(self, state: _State) -> Iterator[tuple[int, int]]:
+    name: str
+
+    def reset(self, n: int) -> None: ...
+
+    def decide(self, state: EngineState) -> Iterator[tuple[int, int]]: ...
+
+
+class StaticTree:
+    """A fixed reduction tree: ``children[r]`` are P_r's senders in reception order.
+
+    A transfer starts as soon as the sender has received and reduced all it
+    will ever get and the receiver's previous reception is over.  Binomial-stat
+    and Fibonacci-stat are such trees (:func:`sim.binomial_tree`,
+    :func:`sim.fibonacci_tree`); so are model-based trees such as Dichev et
+    al.'s.  Safe for non-commutative operators when every receiver holds the
+    interval just left of what it receives.
+    """
+
+    def __init__(self, children: Sequence[Sequence[int]], name: str = "static-tree"):
+        self.children = [list(c) for c in children]
+        self.name = name
+        n = len(self.children)
+        senders = [c for cs in self.children for c in cs]
+        roots = set(range(n)) - set(senders)
+        reached = list(roots)
+        for p in reached:  # grows while iterating: a breadth-first walk from the root
+            reached.extend(c for c in self.children[p] if 0 <= c < n)
+        if len(senders) != n - 1 or len(roots) != 1 or sorted(reached) != list(range(n)):
+            raise InputError(f"{name}: the children lists must form one tree over "
+                             f"P0..P{n - 1} (every processor but the root sends exactly once)")
+
+    def reset(self, n: int) -> None:
+        if n != len(self.children):
+            raise InputError(f"{self.name} is a tree on {len(self.children)} processors, "
+                             f"but there are {n}")
+        self.next_child = [0] * n
+
+    def decide(self, state: EngineState) -> Iterator[tuple[int, int]]:
         for receiver, children in enumerate(self.children):
             position = self.next_child[receiver]
             if position == len(children) or not state.present[receiver] \
@@ -227,10 +277,12 @@ class _StaticTree:
 class _TreeDyn:
     """Tree-dyn: one slot; an idle processor enters it or sends to its occupant."""
 
-    def __init__(self, n: int):
+    name = "tree-dyn"
+
+    def reset(self, n: int) -> None:
         self.slot: int | None = None
 
-    def decide(self, state: _State) -> Iterator[tuple[int, int]]:
+    def decide(self, state: EngineState) -> Iterator[tuple[int, int]]:
         for p in range(state.n):
             if p == self.slot or not state.idle(p):
                 continue
@@ -244,10 +296,12 @@ class _TreeDyn:
 class _NonCommutTreeDyn:
     """Non-Commut-Tree-dyn: pair with an idle neighbour, left first; right sends."""
 
-    def __init__(self, n: int):
+    name = "noncommut-tree-dyn"
+
+    def reset(self, n: int) -> None:
         pass
 
-    def decide(self, state: _State) -> Iterator[tuple[int, int]]:
+    def decide(self, state: EngineState) -> Iterator[tuple[int, int]]:
         # Idle processors' intervals are complete, so they can be indexed by end.
         idle = [p for p in range(state.n) if state.idle(p)]
         ending_at = {state.interval[p][1]: p for p in idle}
@@ -263,25 +317,23 @@ class _NonCommutTreeDyn:
                 yield right, p
 
 
-def _policy(algorithm: str, n: int, fibonacci_order: int | None):
+def _policy(algorithm: object, n: int, fibonacci_order: int | None) -> Policy:
+    if isinstance(algorithm, Policy):
+        return algorithm
     if algorithm == "binomial-stat":
-        return _StaticTree(binomial_tree(n))
+        return StaticTree(binomial_tree(n), "binomial-stat")
     if algorithm == "fibonacci-stat":
-        return _StaticTree(fibonacci_tree(n, fibonacci_order))
+        return StaticTree(fibonacci_tree(n, fibonacci_order), "fibonacci-stat")
     if algorithm == "tree-dyn":
-        return _TreeDyn(n)
-    return _NonCommutTreeDyn(n)
-
-
-def _check_algorithm(algorithm: object) -> str:
-    if algorithm not in ALGORITHMS:
-        raise InputError(f"unknown algorithm {algorithm!r}; expected one of "
-                         f"{', '.join(ALGORITHMS)}")
-    return algorithm  # type: ignore[return-value]
+        return _TreeDyn()
+    if algorithm == "noncommut-tree-dyn":
+        return _NonCommutTreeDyn()
+    raise InputError(f"unknown algorithm {algorithm!r}; expected one of "
+                     f"{', '.join(ALGORITHMS)} or a sim.Policy")
 
 
 def simulate(
-    algorithm: str,
+    algorithm: str | Policy,
     comm: object,
     comp: object = None,
     *,
@@ -298,7 +350,9 @@ def simulate(
 
     Parameters
     ----------
-    algorithm : {"binomial-stat", "fibonacci-stat", "tree-dyn", "noncommut-tree-dyn"}
+    algorithm : {"binomial-stat", "fibonacci-stat", "tree-dyn", "noncommut-tree-dyn"} or Policy
+        A name from :data:`ALGORITHMS`, or any :class:`Policy`, e.g.
+        ``StaticTree(children)`` for a tree of one's own.
     comm : n x n matrix, or a cost model
         ``comm[i][j]`` = d(i, j), the time to send a value from P_i to P_j
         (nested lists or a numpy array of ints, Fractions, floats or strings
@@ -344,7 +398,6 @@ def simulate(
     heterogeneous platforms", RR 8315, section 3 (model, algorithms) and
     section 6 (common random numbers).
     """
-    algorithm = _check_algorithm(algorithm)
     if isinstance(comm, CostModel):
         if comp is not None:
             raise InputError("comp must be omitted when comm is a cost model")
@@ -369,16 +422,17 @@ def simulate(
         raise InputError(f"values has {len(values)} entries, expected n = {n}")
     combine = operator or _operator.add
     policy = _policy(algorithm, n, fibonacci_order)
-    return _run(algorithm, policy, costs, starts, list(values), combine, exact)
+    policy.reset(n)
+    return _run(policy, costs, starts, list(values), combine, exact)
 
 
-def _run(algorithm, policy, costs, starts, values, combine, exact) -> SimulationResult:
+def _run(policy: Policy, costs, starts, values, combine, exact) -> SimulationResult:
     n = len(starts)
 
     def number(x):
         return x if exact else float(x)
 
-    state = _State(n, [False] * n, [False] * n, [False] * n, [False] * n, [False] * n,
+    state = EngineState(n, [False] * n, [False] * n, [False] * n, [False] * n, [False] * n,
                    [deque() for _ in range(n)], [(i, i) for i in range(n)])
     running: list[_Operation] = []
     trace: list[TraceEvent] = []
@@ -438,6 +492,6 @@ def _run(algorithm, policy, costs, starts, values, combine, exact) -> Simulation
 
     holders = [p for p in range(n) if not state.sent[p]]
     if len(holders) != 1:  # pragma: no cover - a bug in an algorithm, not bad input
-        raise RuntimeError(f"{algorithm} stopped with values on processors {holders}")
-    return SimulationResult(algorithm, n, last, float(last), trace, values[holders[0]],
+        raise RuntimeError(f"{policy.name} stopped with values on processors {holders}")
+    return SimulationResult(policy.name, n, last, float(last), trace, values[holders[0]],
                             holders[0])

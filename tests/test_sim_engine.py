@@ -292,3 +292,35 @@ def test_bad_input(args, kwargs, culprit):
     with pytest.raises(InputError, match=culprit) as info:
         sim.simulate(*args, **kwargs)
     assert "\n" not in str(info.value)
+
+
+# --- policies of one's own --------------------------------------------------------------------
+
+@pytest.mark.parametrize("d, c", PAIRS)
+def test_static_tree_star_and_chain(d, c):
+    n = 7
+    comm, comp = homogeneous(n, d, c)
+    # Star: receptions back to back, computations queue behind them.
+    star = sim.simulate(sim.StaticTree([list(range(1, n))] + [[]] * (n - 1), "star"), comm, comp)
+    assert star.algorithm == "star"
+    assert star.makespan == (n - 1) * d + c if c <= d else d + (n - 1) * c
+    # Chain P6 -> P5 -> ... -> P0: nothing overlaps.
+    chain = sim.simulate(sim.StaticTree([[i + 1] for i in range(n - 1)] + [[]]), comm, comp)
+    assert chain.makespan == (n - 1) * (d + c)
+    assert chain.value == tuple(range(n))
+
+
+@pytest.mark.parametrize("children", [
+    [[1], [0]],                 # a cycle, no root
+    [[], [2], [3], [1]],        # a cycle beside the root
+    [[1, 1], [], []],           # P1 twice, P2 never
+    [[5], [], []],              # no such processor
+])
+def test_static_tree_rejects_non_trees(children):
+    with pytest.raises(InputError, match="one tree"):
+        sim.StaticTree(children)
+
+
+def test_static_tree_size_must_match():
+    with pytest.raises(InputError, match="3 processors, but there are 2"):
+        sim.simulate(sim.StaticTree([[1, 2], [], []]), [[0, 1], [1, 0]])

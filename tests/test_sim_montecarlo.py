@@ -13,7 +13,7 @@ from hypothesis.extra.numpy import arrays
 
 import sim
 from hetcoll import InputError
-from sim.kernels import makespans
+from sim.kernels import makespans, static_tree_makespans
 
 
 def exact_makespans(algorithm, comm, comp, start=None):
@@ -147,3 +147,27 @@ def test_bad_input(kwargs, culprit):
     algorithms, n, comm = arguments.pop("algorithms"), arguments.pop("n"), arguments.pop("comm")
     with pytest.raises(InputError, match=culprit):
         sim.monte_carlo(algorithms, n, comm, **arguments)
+
+
+@st.composite
+def trees(draw):
+    """Random rooted trees with random reception orders (root P0)."""
+    n = draw(st.integers(1, 9))
+    children = [[] for _ in range(n)]
+    for p in range(1, n):
+        children[draw(st.integers(0, p - 1))].append(p)
+    return [draw(st.permutations(c)) for c in children]
+
+
+@settings(max_examples=40)
+@given(trees(), st.data())
+def test_compiled_static_tree_matches_exact_simulator(children, data):
+    n = len(children)
+    elements = st.integers(0, 3).map(float) | st.floats(0, 10, allow_subnormal=False)
+    comm = data.draw(arrays(np.float64, (3, n - 1), elements=elements))
+    comp = data.draw(arrays(np.float64, (3, n - 1), elements=elements))
+    compiled = static_tree_makespans(children, comm, comp)
+    exact = [sim.simulate(sim.StaticTree(children),
+                          sim.SequenceCosts.from_input(list(comm[r]), list(comp[r]))).makespan
+             for r in range(3)]
+    np.testing.assert_array_equal(compiled, exact)
