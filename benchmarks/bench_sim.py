@@ -14,8 +14,9 @@ Usage::
 3. Figure 4: 13 CVs (logspace(-2, 1, 13): 0.01 ... 10, quarter decades) x 4
    methods x R runs, n = 64, mu_d = 1, mu_c = 0.  By default a 1% slice
    (R = 10^4) is timed and extrapolated to R = 10^6.  ``--full`` runs R = 10^6
-   and writes one JSON file per CV into ``--out``; files already there are
-   skipped, so an interrupted run resumes where it stopped.
+   and writes one JSON file per CV into ``--out`` (``cv_<CV>_runs_<R>.json``);
+   files already there are skipped, so an interrupted run resumes where it
+   stopped.  ``--plot DIR`` draws the figure from the largest run per CV.
 """
 
 from __future__ import annotations
@@ -85,9 +86,9 @@ def throughput(runs: int) -> dict[str, dict[str, float]]:
     comm, comp = draws(runs, 1.0, 0)
     makespans("tree-dyn", comm[:2], comp[:2])  # JIT (or load the on-disk cache)
     table = {}
+    exact_runs = 20
     for algorithm in sim.ALGORITHMS:
         seconds = best_time(lambda a=algorithm: makespans(a, comm, comp))
-        exact_runs = 20
         exact = best_time(lambda a=algorithm: [
             sim.simulate(a, sim.SequenceCosts.from_input(list(comm[r]), list(comp[r])))
             for r in range(exact_runs)], repeat=1)
@@ -124,7 +125,7 @@ def figure4(runs: int, jobs: int, seed: int, out: Path | None) -> float:
     """Run every CV (skipping those already in ``out``); return the seconds spent."""
     spent = 0.0
     for cv in CVS:
-        target = None if out is None else out / f"cv_{cv:.4g}.json"
+        target = None if out is None else out / f"cv_{cv:.4g}_runs_{runs}.json"
         if target is not None and target.exists():
             print(f"CV {cv:.4g}: already done ({target})", file=sys.stderr)
             continue
@@ -145,10 +146,14 @@ def plot(out: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    points = sorted((json.loads(p.read_text()) for p in out.glob("cv_*.json")),
-                    key=lambda p: p["cv"])
+    largest = {}  # per CV, the point with the most runs
+    for path in out.glob("cv_*_runs_*.json"):
+        point = json.loads(path.read_text())
+        if point["runs"] > largest.get(point["cv"], {"runs": 0})["runs"]:
+            largest[point["cv"]] = point
+    points = [largest[cv] for cv in sorted(largest)]
     if not points:
-        raise SystemExit(f"no cv_*.json in {out}")
+        raise SystemExit(f"no cv_*_runs_*.json in {out}")
     fig, ax = plt.subplots(figsize=(8, 5))
     cvs = [p["cv"] for p in points]
     for name in sim.ALGORITHMS:
@@ -161,7 +166,8 @@ def plot(out: Path) -> Path:
     ax.set_yscale("log")
     ax.set_xlabel("coefficient of variation of communication costs")
     ax.set_ylabel("makespan (mean; ribbon: 10% to 90% quantiles)")
-    ax.set_title(f"RR 8315 Figure 4: n = {N}, mu_d = 1, mu_c = 0, {points[0]['runs']} runs")
+    ax.set_title(f"RR 8315 Figure 4: n = {N}, mu_d = 1, mu_c = 0, "
+                 f"{min(p['runs'] for p in points)} runs per CV")
     ax.legend()
     fig.tight_layout()
     target = out / "figure4.png"
@@ -175,7 +181,7 @@ def main(argv=None) -> int:
                         help="run Figure 4 with 10^6 runs per CV (needs --out)")
     parser.add_argument("--out", type=Path, help="directory of the per-CV JSON files")
     parser.add_argument("--plot", type=Path, metavar="DIR",
-                        help="only draw DIR/figure4.png from DIR/cv_*.json")
+                        help="only draw DIR/figure4.png from DIR/cv_*_runs_*.json")
     parser.add_argument("--jobs", type=int, default=2, help="threads for Figure 4 (default 2)")
     parser.add_argument("--seed", type=int, default=2013)
     parser.add_argument("--fraction", type=float, default=0.01,
