@@ -55,7 +55,7 @@ __all__ = [
     "brute_force_optimum",
 ]
 
-#: Largest n the commutative DP accepts (about n²·3^(n-1) steps: n = 12 takes ~20 s).
+#: Largest n the commutative DP accepts (about n²·3^(n-1) steps: n = 12 takes ~30 s).
 MAX_PROCESSORS = 12
 #: Largest n the non-commutative (interval, polynomial) DP accepts (n = 40: ~12 s).
 MAX_PROCESSORS_NONCOMMUTATIVE = 40

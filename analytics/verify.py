@@ -107,6 +107,8 @@ class TheoremCheck:
     status : {"pass", "refuted", "fail"}
     counterexample : dict or None
         For "refuted" and "fail": the instance and the numbers.
+    closest_to_bound : float
+        Largest ratio / proven ratio over the instances (1 means tight).
     proof_gaps : int
         Instances where the proof's own inequality, makespan <= ratio × lower
         bound, fails (while the theorem may still hold).
@@ -121,6 +123,7 @@ class TheoremCheck:
     bound_at_worst: float = float("nan")
     status: str = "pass"
     counterexample: dict | None = field(default=None)
+    closest_to_bound: float = 0.0
     proof_gaps: int = 0
 
     def as_dict(self) -> dict:
@@ -129,7 +132,8 @@ class TheoremCheck:
                 "bound": self.bound, "instances": self.instances,
                 "worst_ratio": float(self.worst_ratio),
                 "worst_ratio_exact": fraction_str(self.worst_ratio),
-                "bound_at_worst": self.bound_at_worst, "status": self.status,
+                "bound_at_worst": self.bound_at_worst,
+                "closest_to_bound": self.closest_to_bound, "status": self.status,
                 "proof_gaps": self.proof_gaps,
                 "counterexample": self.counterexample}
 
@@ -331,6 +335,8 @@ def verify_theorems(examples: int = 200, seed: int = 0, *, n_max: int = 7,
             check.instances += 1
             if result.ratio > check.worst_ratio:
                 check.worst_ratio, check.bound_at_worst = result.ratio, float(result.bound)
+            check.closest_to_bound = max(check.closest_to_bound,
+                                         float(result.ratio) / float(result.bound))
             check.proof_gaps += not result.within_lower_bound
             status = ("refuted" if not result.within_optimum else
                       "fail" if result.makespan < optimum else "pass")
@@ -414,6 +420,7 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
         check.instances += 1
         if ratio > check.worst_ratio:
             check.worst_ratio, check.bound_at_worst = ratio, 1.0
+            check.closest_to_bound = float(ratio)
         if makespan != optimum and check.status == "pass":
             check.status = "refuted" if makespan > optimum else "fail"
             check.counterexample = {"start_times": starts, "psi": psi, "makespan": makespan,

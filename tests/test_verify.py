@@ -71,6 +71,8 @@ def test_verify_reports_theorem1_tightness():
     theorem1 = [c for c in checks if c.theorem == "Theorem 1"]
     # n = 2 with d(1, 0) = D, d(0, 1) = d is among the instances: ratio exactly Delta
     assert all(c.worst_ratio == Fraction(c.bound_at_worst) for c in theorem1)
+    assert all(c.closest_to_bound == 1 for c in theorem1)
+    assert all(0 < c.closest_to_bound <= 1 for c in checks)
 
 
 def test_cli_verify_200_examples_passes(capsys):

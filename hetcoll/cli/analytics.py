@@ -115,11 +115,11 @@ def run_verify(args) -> int:
         return 1 if failed else 0
     print(f"{args.examples} random instances per regime, n in 2..{args.n_max}, seed {args.seed}")
     print(f"{'theorem':<17} {'algorithm':<20} {'regime':<6} {'instances':>9} "
-          f"{'worst ratio':>11} {'bound there':>11}  status")
+          f"{'worst ratio':>11} {'bound there':>11} {'max ratio/bound':>15}  status")
     for check in checks:
         print(f"{check.theorem:<17} {check.algorithm:<20} {check.regime:<6} "
               f"{check.instances:>9} {float(check.worst_ratio):>11.4f} "
-              f"{check.bound_at_worst:>11.4f}  {check.status}"
+              f"{check.bound_at_worst:>11.4f} {check.closest_to_bound:>15.4f}  {check.status}"
               + (f" ({check.proof_gaps} proof gaps)" if check.proof_gaps else ""))
     for check in checks:
         if check.counterexample is not None:
