@@ -25,9 +25,14 @@ from sim.trees import _check_n, fibonacci_tree
 
 __all__ = ["CHUNK_RUNS", "MonteCarloSummary", "monte_carlo", "sample_makespans"]
 
-#: Runs per chunk: each chunk has its own spawned seed.  Fixed, so that results
-#: do not depend on how chunks are spread over workers.
+#: Runs per chunk (at most; fewer for very large n, to keep a chunk's draws
+#: near 32 MB): each chunk has its own spawned seed.  It depends on n only, so
+#: results do not depend on how chunks are spread over workers.
 CHUNK_RUNS = 8192
+
+
+def _chunk_runs(n: int) -> int:
+    return max(1, min(CHUNK_RUNS, (1 << 22) // n))
 
 
 @dataclass(frozen=True)
@@ -170,7 +175,8 @@ def sample_makespans(
             raise InputError(f"start_times has {len(entries)} entries, expected n = {n}")
         start_times = np.array([_cost(v, f"start time of P{i}", False)
                                 for i, v in enumerate(entries)])
-    sizes = [CHUNK_RUNS] * (runs // CHUNK_RUNS) + [runs % CHUNK_RUNS] * (runs % CHUNK_RUNS > 0)
+    chunk = _chunk_runs(n)
+    sizes = [chunk] * (runs // chunk) + [runs % chunk] * (runs % chunk > 0)
     seeds = _seed_sequence(seed).spawn(len(sizes))
     tasks = zip(sizes, seeds, strict=True)
 

@@ -117,3 +117,8 @@ def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, culprit):
     assert status == 2
     err = capsys.readouterr().err
     assert culprit in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_negative_computation_mean_is_rejected(capsys):
+    assert main(["simulate", "tree-dyn", "--n", "4", "--mu-comp", "-1"]) == 2
+    assert "gamma mean" in capsys.readouterr().err

@@ -33,9 +33,9 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "simulate", help="simulate Binomial-stat, Fibonacci-stat, Tree-dyn, Non-Commut-Tree-dyn",
-        description="Monte Carlo study of the non-clairvoyant reductions with gamma costs "
-        "(common random numbers across methods, RR 8315 section 6), or, with --costs, one "
-        "exact run on explicit costs.",
+        description="Monte Carlo study of the non-clairvoyant reductions with gamma costs\n"
+        "(common random numbers across methods, RR 8315 section 6), or, with --costs,\n"
+        "one exact run on explicit costs.",
         epilog="examples:\n  hetcoll simulate all --n 64 --mu-comm 1 --cv-comm 1 --runs 100000 "
         "--seed 1\n  hetcoll simulate fibonacci-stat --costs examples/costs/fig2_homogeneous_8"
         ".json --trace --gantt fib.png",
@@ -97,9 +97,11 @@ def _monte_carlo(args, algorithms) -> int:
         float(to_fraction(q, "--quantiles")) for q in split_names(args.quantiles, "--quantiles"))
     try:
         comm = sim.Gamma(mu_comm, cv_comm)
-        comp = sim.Gamma(mu_comp, cv_comp) if mu_comp > 0 else None
+        comp = sim.Gamma(mu_comp, cv_comp)
     except InputError as error:
         raise InputError(f"--mu-comm/--cv-comm/--mu-comp/--cv-comp: {error}") from None
+    if comp.mean == 0:
+        comp = None
     summaries = sim.monte_carlo(
         algorithms, args.n, comm, comp, runs=10_000 if args.runs is None else args.runs,
         seed=0 if args.seed is None else args.seed, quantiles=levels,
