@@ -16,7 +16,7 @@ for the larger blocks), then checked *over the whole LP*, independently of how t
 
 A basis that is exactly primal feasible but not exactly optimal (floating-point
 tolerances let a tiny wrong-signed reduced cost pass) is repaired with exact primal
-simplex pivots (Bland's rule) before the checks.
+simplex pivots before the checks.
 
 Weak duality then proves that x is optimal and x_0 is the exact optimum.  Any failure
 (a singular or infeasible basis from floating-point pivoting, a nonbasic variable away
@@ -32,7 +32,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 from flint import fmpq, fmpq_mat
-from scipy.sparse.csgraph import maximum_bipartite_matching
+from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
 from lp.model import SparseLP
 
@@ -100,16 +100,28 @@ def solve_sparse_exact(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, siz
     owner = np.empty(size, dtype=np.int64)
     owner[match] = np.arange(size)  # row whose diagonal holds column j
     # Equation i needs the unknown of column j, which equation owner[j] determines.
-    graph = nx.DiGraph()
-    graph.add_nodes_from(range(size))
-    graph.add_edges_from(zip(rows.tolist(), owner[cols].tolist(), strict=True))
-    blocks = nx.condensation(graph)
+    needs = owner[cols]
+    graph = sp.csr_array((np.ones(len(rows)), (rows, needs)), shape=(size, size))
+    _, label = connected_components(graph, directed=True, connection="strong")
+    if np.any(label[rows] < label[needs]):
+        # scipy numbers strong components in the order Tarjan/Pearce completes them,
+        # which is dependencies first; this is not documented, so check and otherwise
+        # sort the components topologically.
+        dag = nx.DiGraph()
+        dag.add_nodes_from(np.unique(label).tolist())
+        dag.add_edges_from((a, b) for a, b in zip(label[rows].tolist(), label[needs].tolist(),
+                                                   strict=True) if a != b)
+        rank = np.empty(label.max() + 1, dtype=np.int64)
+        rank[list(nx.topological_sort(dag))[::-1]] = np.arange(label.max() + 1)
+        label = rank[label]
+    by_block = np.argsort(label, kind="stable")
+    bounds = np.flatnonzero(np.diff(label[by_block])) + 1
     order = np.argsort(rows, kind="stable")
     rows, cols, vals = rows[order], cols[order].tolist(), vals[order]
     start = np.searchsorted(rows, np.arange(size + 1)).tolist()
     z: list[fmpq | None] = [None] * size
-    for block in reversed(list(nx.topological_sort(blocks))):  # dependencies first
-        members = sorted(blocks.nodes[block]["members"])
+    for members in np.split(by_block, bounds):  # dependencies first
+        members = members.tolist()
         position = {int(match[i]): k for k, i in enumerate(members)}
         dense = fmpq_mat(len(members), len(members))
         known = []
@@ -216,8 +228,8 @@ def _primal_infeasibility(lp: _ExactLP, x: np.ndarray, activity: np.ndarray) -> 
 
 
 def _pivot(lp: _ExactLP, basic_cols: np.ndarray, nonbasic_rows: np.ndarray, x: np.ndarray,
-           activity: np.ndarray, entering: int) -> tuple[np.ndarray, np.ndarray]:
-    """One exact primal simplex pivot (Bland's rule for ties); returns the new basis.
+           activity: np.ndarray, entering: int) -> tuple[np.ndarray, np.ndarray, bool]:
+    """One exact primal simplex pivot; returns the new basis and whether it was degenerate.
 
     ``entering < n_cols`` is a column raised from 0; otherwise the capacity row
     ``entering - n_cols`` is released from its bound 1.
@@ -245,7 +257,7 @@ def _pivot(lp: _ExactLP, basic_cols: np.ndarray, nonbasic_rows: np.ndarray, x: n
     if not candidates:
         raise CertificationError("the LP looks unbounded in exact arithmetic")
     # Minimum ratio test; ties go to the lowest index (Bland).
-    out = min(candidates)[1]
+    ratio, out = min(candidates)
     cols, rows = set(basic_cols.tolist()), set(nonbasic_rows.tolist())
     if entering < lp.n_cols:
         cols.add(entering)
@@ -255,16 +267,18 @@ def _pivot(lp: _ExactLP, basic_cols: np.ndarray, nonbasic_rows: np.ndarray, x: n
         cols.discard(out)
     else:
         rows.add(out - lp.n_cols)
-    return np.array(sorted(cols), dtype=np.int64), np.array(sorted(rows), dtype=np.int64)
+    return (np.array(sorted(cols), dtype=np.int64), np.array(sorted(rows), dtype=np.int64),
+            ratio == 0)
 
 
 def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarray, *,
-                  max_pivots: int = 200) -> Certificate:
+                  max_pivots: int = 1000) -> Certificate:
     """Recover and verify the exact optimum of ``model`` from a simplex basis.
 
     If the basis is primal feasible in exact arithmetic but not optimal (floating-point
-    tolerances accepted a slightly wrong sign), exact primal simplex pivots (Bland's
-    rule, so no cycling) move it to an exactly optimal basis.
+    tolerances accepted a slightly wrong sign), exact primal simplex pivots (Dantzig's
+    rule, Bland's after a degenerate pivot, so no cycling) move it to an exactly
+    optimal basis.
 
     Parameters
     ----------
@@ -296,24 +310,27 @@ def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarra
         raise CertificationError("a nonbasic capacity row is not at its bound 1")
 
     lp = _ExactLP(model)
-    pivots = 0
+    pivots, degenerate = 0, False
     while True:
         x, activity, y = _basic_solution(lp, basic_cols, nonbasic_rows)
         problem = _primal_infeasibility(lp, x, activity)
         if problem is not None:
             raise CertificationError(problem)
         excess = lp.excess(y)
-        # Bland: the lowest-index improving variable enters.
-        improving = [int(j) for j in np.flatnonzero(excess < 0)]
-        improving += [lp.n_cols + int(i) for i in nonbasic_rows
-                      if i < lp.n_capacity and y[i] < 0]
+        improving = {int(j): excess[j] for j in np.flatnonzero(excess < 0)}
+        improving |= {lp.n_cols + int(i): y[i] for i in nonbasic_rows
+                      if i < lp.n_capacity and y[i] < 0}
         if not improving:
             break
         if pivots == max_pivots:
             raise CertificationError(f"no exactly optimal basis within {max_pivots} pivots")
         pivots += 1
-        basic_cols, nonbasic_rows = _pivot(lp, basic_cols, nonbasic_rows, x, activity,
-                                           min(improving))
+        # Dantzig's rule (steepest reduced cost) while TP grows; Bland's rule (lowest
+        # index) after a degenerate pivot, which rules out cycling.
+        entering = (min(improving) if degenerate
+                    else min(improving, key=lambda k: (improving[k], k)))
+        basic_cols, nonbasic_rows, degenerate = _pivot(lp, basic_cols, nonbasic_rows, x,
+                                                       activity, entering)
 
     # Checked again on purpose: the proof must not rest on the pivoting logic.
     if any(v < 0 for v in y[:lp.n_capacity]) or any(v < 0 for v in excess):

@@ -230,22 +230,24 @@ def _status_array(statuses) -> np.ndarray:
     return np.fromiter((int(s) for s in statuses), dtype=np.int64, count=len(statuses))
 
 
-# When the first basis fails the exact checks (floating-point tolerances let a slightly
+# When a basis fails the exact checks (floating-point tolerances let a slightly
 # infeasible or non-optimal basis pass), simplex re-solves from it with the tightest
-# tolerances HiGHS accepts, first dual then primal.
-_RETRIES = (
-    {"solver": "simplex", "simplex_strategy": 1, "primal_feasibility_tolerance": 1e-10,
-     "dual_feasibility_tolerance": 1e-10},
-    {"solver": "simplex", "simplex_strategy": 4},
+# tolerances HiGHS accepts, first dual then primal.  Exact pivots repair a basis that is
+# only slightly suboptimal; they are costly, so the early attempts get a small budget.
+_ATTEMPTS = (
+    (None, 25),
+    ({"solver": "simplex", "simplex_strategy": 1, "primal_feasibility_tolerance": 1e-10,
+      "dual_feasibility_tolerance": 1e-10}, 25),
+    ({"solver": "simplex", "simplex_strategy": 4}, 1000),
 )
 
 
 def _certify(highs: highspy.Highs, model: SparseLP):
     """Certify the basis HiGHS holds, re-solving with tighter settings if it fails."""
     failures = []
-    for retry in (None, *_RETRIES):
-        if retry is not None:
-            for key, value in retry.items():
+    for options, max_pivots in _ATTEMPTS:
+        if options is not None:
+            for key, value in options.items():
                 highs.setOptionValue(key, value)
             highs.run()  # warm start from the current basis
             if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
@@ -255,7 +257,8 @@ def _certify(highs: highspy.Highs, model: SparseLP):
             if not basis.valid:
                 raise CertificationError("HiGHS returned no valid basis")
             certificate = certify_basis(model, _status_array(basis.col_status),
-                                        _status_array(basis.row_status))
+                                        _status_array(basis.row_status),
+                                        max_pivots=max_pivots)
         except CertificationError as error:
             failures.append(str(error))
             continue

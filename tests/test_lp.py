@@ -487,3 +487,53 @@ def test_solver_failure_and_bad_options_are_reported():
     assert r.throughput_exact is None and "limit" in r.message.lower()
     with pytest.raises(InputError, match="HiGHS rejected solver option no_such_option"):
         steady_state_reduce_lp(p, **p.reduce_defaults, solver_options={"no_such_option": 1})
+
+
+wide = st.sampled_from([Fraction(1, 1000), Fraction(3, 1000), Fraction(1, 7), Fraction(3, 7),
+                        Fraction(1), Fraction(3), Fraction(1000, 7), Fraction(1000)])
+
+
+@st.composite
+def ill_conditioned_reduce(draw):
+    n = draw(st.integers(3, 7))
+    names = [f"P{i}" for i in range(n)]
+    pairs = {(names[i], names[(i + 1) % n]) for i in range(n)}
+    pairs |= set(draw(st.lists(st.sampled_from([(a, b) for a in names for b in names
+                                                if a != b]), unique=True)))
+    p = Platform(tuple(Processor(name, draw(wide)) for name in names),
+                 tuple(Link(a, b, draw(wide)) for a, b in sorted(pairs)))
+    return p, draw(st.lists(st.sampled_from(names), min_size=2, unique=True)), \
+        draw(st.sampled_from(names))
+
+
+@settings(max_examples=20, derandomize=True)  # a robustness check: same cases in CI
+@given(ill_conditioned_reduce())
+def test_ill_conditioned_platforms_are_still_certified(case):
+    # Costs spanning six orders of magnitude: HiGHS's basis may fail the exact checks;
+    # re-solves and exact pivots must still reach a certified optimum.
+    p, participants, target = case
+    r = steady_state_reduce_lp(p, participants, target)
+    assert r.certified, r.message
+    check_one_port(r)
+
+
+def test_regression_basis_needing_resolve_and_exact_pivots():
+    # Found by a random stress run: HiGHS's first basis is dual infeasible in exact
+    # arithmetic; a simplex re-solve and exact pivots reach the optimum.
+    procs = "P0=1 P1=1000 P2=1/7 P3=3/1000 P4=1/1000 P5=3/1000 P6=1 P7=1000"
+    links = ("P0>P1=3/1000 P0>P2=1/1000 P0>P3=1/7 P0>P4=1/7 P0>P7=1 P1>P2=1 P1>P7=1000 "
+             "P2>P1=1/7 P2>P3=1000/7 P2>P5=1 P3>P1=1000 P3>P2=1/1000 P3>P4=1 P3>P5=3/1000 "
+             "P3>P7=1000 P4>P0=1/7 P4>P1=3 P4>P5=3/1000 P4>P6=1/1000 P5>P1=3 P5>P2=1000/7 "
+             "P5>P6=1000/7 P6>P0=1000/7 P6>P2=1/7 P6>P3=1000 P6>P4=1/7 P6>P7=1000/7 P7>P0=1 "
+             "P7>P1=3/7 P7>P6=3/1000")
+    p = platform_from_dict({
+        "processors": [{"name": n, "compute": w} for n, w in (x.split("=") for x in procs.split())],
+        "links": [{"from": e.split(">")[0], "to": e.split(">")[1].split("=")[0],
+                   "cost": e.split("=")[1]} for e in links.split()]})
+    participants = ["P5", "P3", "P6", "P0", "P1", "P7"]
+    r = steady_state_reduce_lp(p, participants, "P5")
+    assert r.certified, r.message
+    check_one_port(r)
+    problem = reduce_lp_pulp(p, participants, "P5")
+    assert problem.solve(cbc()) == pulp.LpStatusOptimal
+    assert pulp.value(problem.objective) == pytest.approx(float(r.throughput_exact), rel=1e-6)
