@@ -122,6 +122,12 @@ class SimulationResult:
         order they were combined).
     root : int
         The processor holding the final value.
+    order : tuple of int
+        The original indices in the order the operands were combined (always
+        a permutation of 0..n-1: the run checks it).
+    in_order : bool
+        ``order == (0, 1, ..., n-1)``: the run computed v_0 ⊕ ... ⊕ v_(n-1)
+        and is valid for a non-commutative operator.
     status : int
         0: success.
     message : str
@@ -134,6 +140,8 @@ class SimulationResult:
     trace: list[TraceEvent]
     value: Any
     root: int
+    order: tuple[int, ...]
+    in_order: bool
     status: int = 0
     message: str = "reduction complete"
 
@@ -433,7 +441,8 @@ def _run(policy: Policy, costs, starts, values, combine, exact) -> SimulationRes
         return x if exact else float(x)
 
     state = EngineState(n, [False] * n, [False] * n, [False] * n, [False] * n, [False] * n,
-                   [deque() for _ in range(n)], [(i, i) for i in range(n)])
+                        [deque() for _ in range(n)], [(i, i) for i in range(n)])
+    orders = [(i,) for i in range(n)]
     running: list[_Operation] = []
     trace: list[TraceEvent] = []
     counters = {"transfer": 0, "compute": 0}
@@ -459,21 +468,23 @@ def _run(policy: Policy, costs, starts, values, combine, exact) -> SimulationRes
                 state.sending[op.processor] = False
                 state.sent[op.processor] = True
                 state.receiving[op.peer] = False
-                state.waiting[op.peer].append((op.processor, op.interval, op.operand))
+                state.waiting[op.peer].append((op.processor, op.interval, op.operand,
+                                               orders[op.processor]))
             else:
                 p = op.processor
-                values[p] = combine(values[p], op.operand)
+                values[p] = combine(values[p], op.operand[0])
+                orders[p] = orders[p] + op.operand[1]
                 state.computing[p] = False
         # Reduce on receipt, one operand at a time.
         for p in range(n):
             if state.waiting[p] and not state.computing[p]:
-                sender, interval, operand = state.waiting[p].popleft()
+                sender, interval, operand, order = state.waiting[p].popleft()
                 low, high = state.interval[p]
                 merged = (min(low, interval[0]), max(high, interval[1]))
                 state.interval[p] = merged
                 state.computing[p] = True
                 launch("compute", p, sender, merged, costs.comp(counters["compute"], p),
-                       operand)
+                       (operand, order))
         # decide() is a generator: each decision sees the state the previous left.
         for sender, receiver in policy.decide(state):
             interval = state.interval[sender]
@@ -493,5 +504,12 @@ def _run(policy: Policy, costs, starts, values, combine, exact) -> SimulationRes
     holders = [p for p in range(n) if not state.sent[p]]
     if len(holders) != 1:  # pragma: no cover - a bug in an algorithm, not bad input
         raise RuntimeError(f"{policy.name} stopped with values on processors {holders}")
-    return SimulationResult(policy.name, n, last, float(last), trace, values[holders[0]],
-                            holders[0])
+    # Correctness by construction: every run also reduces the indices.
+    order = orders[holders[0]]
+    if sorted(order) != list(range(n)):  # pragma: no cover - an engine bug
+        raise RuntimeError(f"{policy.name} combined {order}, not every value once")
+    in_order = order == tuple(range(n))
+    return SimulationResult(
+        policy.name, n, last, float(last), trace, values[holders[0]], holders[0], order,
+        in_order, 0, "reduction complete; operands combined in order" if in_order else
+        "reduction complete; operands combined out of order (commutative operators only)")

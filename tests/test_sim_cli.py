@@ -50,7 +50,7 @@ def test_exact_run_json(capsys):
                     "--trace")
     # d = c = 1, order 4: d + 3 max(d, c) + c = 5.
     assert data["makespan"] == 5.0 and data["makespan_exact"] == "5"
-    assert data["order"] == list(range(8))
+    assert data["order"] == list(range(8)) and data["in_order"] is True
     transfers = [e for e in data["trace"] if e["kind"] == "transfer"]
     assert [e["processor"] for e in transfers if e["peer"] == 0] == [1, 2, 3, 5]
     assert all(e["end"] - e["start"] == 1 for e in data["trace"])

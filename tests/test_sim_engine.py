@@ -112,7 +112,8 @@ def test_tree_dyn_odd_hand_solved():
     # P0 slot, P1 -> P0 [0, D]; P2 slot; at D, P0 sends to P2 at cost d.
     result = sim.simulate("tree-dyn", tight(3, 1, 5), [0, 0, 0])
     assert result.makespan == 6
-    assert result.root == 2 and result.value == (2, 0, 1)
+    assert result.root == 2 and result.value == result.order == (2, 0, 1)
+    assert not result.in_order and "out of order" in result.message
 
 
 def test_fibonacci_four_thirds_delta():
@@ -269,6 +270,7 @@ def test_reduced_value(platform, algorithm):
     result = sim.simulate(algorithm, comm, comp, start_times=starts, values=words)
     if algorithm in sim.NON_COMMUTATIVE_SAFE:
         assert result.value == "".join(words)
+        assert result.in_order and result.order == tuple(range(n))
     else:
         assert sorted(sim.simulate(algorithm, comm, comp, start_times=starts).value) == list(
             range(n))
@@ -319,6 +321,11 @@ def test_static_tree_star_and_chain(d, c):
 def test_static_tree_rejects_non_trees(children):
     with pytest.raises(InputError, match="one tree"):
         sim.StaticTree(children)
+
+
+def test_static_tree_out_of_order():
+    result = sim.simulate(sim.StaticTree([[2, 1], [], []]), [[0] * 3] * 3, values=["a", "b", "c"])
+    assert result.value == "acb" and result.order == (0, 2, 1) and not result.in_order
 
 
 def test_static_tree_size_must_match():

@@ -174,7 +174,7 @@ def _exact(args, algorithms) -> int:
         return 0
     for r in results:
         print(f"{r.algorithm}: makespan {fraction_str(r.makespan)} ({r.makespan_float:g}); "
-              f"result on P{r.root}, combined as {list(r.value)}")
+              f"result on P{r.root}, combined as {list(r.order)}")
         if args.trace:
             for e in r.trace:
                 what = (f"P{e.processor} -> P{e.peer} sends v[{e.interval[0]},{e.interval[1]}]"
@@ -191,7 +191,7 @@ def _exact(args, algorithms) -> int:
 def _record(result, with_trace: bool) -> dict:
     record = {"algorithm": result.algorithm, "n": result.n, "makespan": result.makespan_float,
               "makespan_exact": fraction_str(result.makespan), "root": result.root,
-              "order": list(result.value)}
+              "order": list(result.order), "in_order": result.in_order}
     if with_trace:
         record["trace"] = [
             {"kind": e.kind, "processor": e.processor, "peer": e.peer,
