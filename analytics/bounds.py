@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import sympy
 
+from analytics.lower_bounds import _count
 from hetcoll.errors import InputError
 from hetcoll.exact import to_fraction
 
@@ -154,16 +155,19 @@ class Bound:
         if delta is not None:
             substitutions[DELTA] = sympy.Rational(*_delta(delta).as_integer_ratio())
         if n is not None:
-            substitutions[N] = sympy.Integer(_n(n))
+            substitutions[N] = sympy.Integer(_count(n))
         return self.expression.subs(substitutions)
 
     def value(self, delta: object, n: int) -> float:
         """The ratio as a float (see :meth:`evaluate`)."""
         return float(self.evaluate(delta, n))
 
-    def text(self) -> str:
-        """The ratio as plain text, e.g. ``Delta/log2(phi) + Delta/ceil_log2(n)``."""
-        return _plain(self.expression)
+    def text(self, delta: object = None, n: int | None = None) -> str:
+        """The ratio as plain text, e.g. ``Delta/log2(phi) + Delta/ceil_log2(n)``.
+
+        Δ and n are substituted when given (see :meth:`evaluate`).
+        """
+        return _plain(self.evaluate(delta, n))
 
     def latex(self) -> str:
         """The ratio in LaTeX (``\\Delta``, ``\\log_{2}``, ``\\varphi``)."""
@@ -183,12 +187,6 @@ def _delta(delta: object) -> Fraction:
     if value < 1:
         raise InputError(f"Delta = D/d must be >= 1, got {delta}")
     return value
-
-
-def _n(n: object) -> int:
-    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise InputError(f"n must be an integer >= 2, got {n!r}")
-    return n
 
 
 _BINOMIAL_TREE_DYN = (

@@ -90,7 +90,7 @@ def run_bounds(args) -> int:
         print_json([{"algorithm": cell.algorithm, "regime": cell.regime,
                      "theorem": cell.theorem, "expression": cell.text(),
                      "value": float(value) if both else None,
-                     "evaluated": str(value).replace("GoldenRatio", "phi"),
+                     "evaluated": cell.text(delta, args.n),
                      "latex": cell.latex(), "tight": cell.tight or None,
                      "note": cell.note or None}
                     for cell, value in zip(cells, evaluated, strict=True)])
