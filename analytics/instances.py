@@ -13,6 +13,7 @@ send from P_i to P_j):
   The static trees and the dynamic ones under hetcoll's tie-breaking
   (lowest index first) send from higher to lower index, hence pay D; the
   optimum only sends upwards and pays d.
+- ``"downward"``: the mirror image, d(i, j) = d for i > j (optimum witnesses).
 - ``"into-P0"``: d(j, 0) = D, every other link d (the Fibonacci-stat case).
 
 References
@@ -46,7 +47,7 @@ __all__ = [
     "figure3_instance",
 ]
 
-PATTERNS = ("upward", "into-P0")
+PATTERNS = ("upward", "downward", "into-P0")
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class TightInstance:
         Smallest and largest communication cost (Δ = D/d).
     c : Fraction
         Computation cost of every processor.
-    pattern : {"upward", "into-P0"}
+    pattern : {"upward", "downward", "into-P0"}
         Which links cost D (see the module docstring).
     overrides : tuple of ((int, int), Fraction)
         Links whose cost differs from the pattern.
@@ -108,7 +109,12 @@ class TightInstance:
                 return value
         if sender == receiver:
             return Fraction(0)
-        slow = sender > receiver if self.pattern == "upward" else receiver == 0
+        if self.pattern == "upward":
+            slow = sender > receiver
+        elif self.pattern == "downward":
+            slow = sender < receiver
+        else:
+            slow = receiver == 0
         return self.D if slow else self.d
 
     def comm_matrix(self) -> list[list[Fraction]]:
@@ -129,12 +135,14 @@ class TightInstance:
         Optima are invariant under renaming; the static trees of the
         simulator, which send from higher to lower index, then only use the
         cheap links of an upward instance: a witness schedule of the optimum.
+        The mirrored instance defeats no algorithm (``algorithms`` is empty)
+        and its ``makespan`` is the optimum.
         """
         if self.pattern != "upward" or self.overrides:
             raise InputError("only plain upward instances can be mirrored")
-        return TightInstance(f"{self.name} (mirrored)", self.n, self.D, self.d, self.c,
-                             "upward", (), (), self.makespan, self.optimum,
-                             self.noncommutative, self.paper_ratio)
+        return TightInstance(f"{self.name} (mirrored)", self.n, self.d, self.D, self.c,
+                             "downward", (), (), self.optimum, self.optimum,
+                             self.noncommutative, sympy.Integer(1))
 
 
 @dataclass(frozen=True)
