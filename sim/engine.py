@@ -487,6 +487,12 @@ def _run(policy: Policy, costs, starts, values, combine, exact) -> SimulationRes
                        (operand, order))
         # decide() is a generator: each decision sees the state the previous left.
         for sender, receiver in policy.decide(state):
+            # The port rules, whoever wrote the policy.
+            if sender == receiver or not state.idle(sender) or not state.present[receiver] \
+                    or state.receiving[receiver] or state.sent[receiver] \
+                    or state.sending[receiver]:
+                raise RuntimeError(f"{policy.name} broke the port rules: P{sender} -> "
+                                   f"P{receiver} at time {now}")
             interval = state.interval[sender]
             state.sending[sender] = True
             state.receiving[receiver] = True

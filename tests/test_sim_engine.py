@@ -331,3 +331,21 @@ def test_static_tree_out_of_order():
 def test_static_tree_size_must_match():
     with pytest.raises(InputError, match="3 processors, but there are 2"):
         sim.simulate(sim.StaticTree([[1, 2], [], []]), [[0, 1], [1, 0]])
+
+
+def test_a_policy_breaking_the_port_rules_is_stopped():
+    class Greedy:
+        """Sends everything to P0 at once: P0 would receive two values together."""
+
+        name = "greedy"
+
+        def reset(self, n):
+            self.done = False
+
+        def decide(self, state):
+            if not self.done:
+                self.done = True
+                yield from ((p, 0) for p in range(1, state.n))
+
+    with pytest.raises(RuntimeError, match="greedy broke the port rules: P2 -> P0"):
+        sim.simulate(Greedy(), *homogeneous(3, 1, 0))
