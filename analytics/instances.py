@@ -92,6 +92,10 @@ class TightInstance:
     noncommutative: bool
     paper_ratio: sympy.Expr
 
+    def __post_init__(self):
+        if self.pattern not in PATTERNS:
+            raise InputError(f"pattern must be one of {', '.join(PATTERNS)}, got {self.pattern!r}")
+
     @property
     def delta(self) -> Fraction:
         """Δ = D/d."""

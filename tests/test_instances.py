@@ -1,5 +1,6 @@
 """Tight and bad instances of RR 8315 section 4, checked by the simulator."""
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -130,6 +131,7 @@ def test_figure3_needs_the_perturbation():
     lambda: figure3_instance(1, 1),
     lambda: figure3_instance(1, 2, 5),
     lambda: figure3_instance(1, 3).mirrored(),
+    lambda: dataclasses.replace(theorem1_instance(4), pattern="sideways"),
 ])
 def test_bad_input(call):
     with pytest.raises(InputError):
