@@ -59,15 +59,20 @@ def test_optimum_below_every_algorithm_and_above_lower_bounds(instance):
 
 
 @settings(max_examples=25)
-@given(instances(n_min=2, n_max=7))
-def test_evaluate_tree_matches_simulator_static_trees(instance):
+@given(instances(n_min=2, n_max=7), st.lists(st.integers(0, 8), min_size=7, max_size=7))
+def test_start_times_agree_with_the_simulator(instance, delays):
     comm, comp = instance
     n = len(comp)
+    starts = [Fraction(t, 2) for t in delays[:n]]
     for algorithm, tree in (("binomial-stat", sim.binomial_tree(n)),
                             ("fibonacci-stat", sim.fibonacci_tree(n))):
         children = dict(enumerate(tree))
-        assert evaluate_tree(comm, comp, children, 0)[0] == \
-            sim.simulate(algorithm, comm, comp).makespan
+        assert evaluate_tree(comm, comp, children, 0, start_times=starts)[0] == \
+            sim.simulate(algorithm, comm, comp, start_times=starts).makespan
+    optimum = clairvoyant_optimum(comm, comp, start_times=starts).makespan
+    assert optimum >= max(starts)
+    for algorithm in sim.ALGORITHMS:
+        assert optimum <= sim.simulate(algorithm, comm, comp, start_times=starts).makespan
 
 
 @pytest.mark.parametrize("n", range(2, 9))
