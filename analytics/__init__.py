@@ -48,6 +48,7 @@ from analytics.verify import (
     random_instance,
     verify_lemma1,
     verify_theorems,
+    worst_ratio,
 )
 
 __all__ = [
@@ -85,4 +86,5 @@ __all__ = [
     "random_instance",
     "verify_lemma1",
     "verify_theorems",
+    "worst_ratio",
 ]
