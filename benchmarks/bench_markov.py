@@ -43,7 +43,9 @@ def _timed(build, solve):
     return chain.n_states, built - start, done - built, value
 
 
-def _family(name, sizes, build, solve, budget, rows):
+def _family(name, sizes, build, solve, budget, rows, only):
+    if only and only not in name:
+        return
     for n in sizes:
         states, t_build, t_solve, value = _timed(lambda n=n: build(n), solve)
         rows.append({"family": name, "n": n, "states": states, "build_s": t_build,
@@ -54,7 +56,7 @@ def _family(name, sizes, build, solve, budget, rows):
             break
 
 
-def run(quick: bool, budget: float) -> list[dict]:
+def run(quick: bool, budget: float, only: str | None = None) -> list[dict]:
     rows: list[dict] = []
 
     def floats(chain):
@@ -65,21 +67,21 @@ def run(quick: bool, budget: float) -> list[dict]:
 
     big = [64, 256, 1024] if quick else [64, 128, 256, 512, 1024, 2048, 4096]
     _family("tree-dyn, lambda_c = 1, floats", big, lambda n: tree_dyn_chain(n, 1, 1),
-            floats, budget, rows)
+            floats, budget, rows, only)
     _family("tree-dyn, lambda_c = 1, exact", [16, 32, 64] if quick else [16, 32, 64, 128, 256],
-            lambda n: tree_dyn_chain(n, 1, 1), exact, budget, rows)
+            lambda n: tree_dyn_chain(n, 1, 1), exact, budget, rows, only)
     _family("tree-dyn, no computation, exact", [64, 256, 1024] if quick else
-            [64, 256, 1024, 4096], lambda n: tree_dyn_chain(n), exact, budget, rows)
+            [64, 256, 1024, 4096], lambda n: tree_dyn_chain(n), exact, budget, rows, only)
     _family("tree-dyn, lambda_c = 1, quantiles 10/90%", [16, 64] if quick else
-            [16, 64, 128, 256], lambda n: tree_dyn_chain(n, 1, 1),
-            lambda c: absorption_quantiles(c, [0.1, 0.9])[0.1], budget, rows)
+            [16, 64, 128, 256, 512, 1024], lambda n: tree_dyn_chain(n, 1, 1),
+            lambda c: absorption_quantiles(c, [0.1, 0.9])[0.1], budget, rows, only)
     nc_sizes = range(4, 17, 2) if quick else range(4, 61, 2)
     _family("noncommut-tree-dyn, no computation, floats", nc_sizes,
-            lambda n: noncommut_tree_dyn_chain(n), floats, budget, rows)
+            lambda n: noncommut_tree_dyn_chain(n), floats, budget, rows, only)
     _family("noncommut-tree-dyn, lambda_c = 1, floats", nc_sizes,
-            lambda n: noncommut_tree_dyn_chain(n, 1, 1), floats, budget, rows)
+            lambda n: noncommut_tree_dyn_chain(n, 1, 1), floats, budget, rows, only)
     _family("noncommut-tree-dyn, lambda_c = 1, exact", range(4, 15, 2) if quick else
-            range(4, 31, 2), lambda n: noncommut_tree_dyn_chain(n, 1, 1), exact, budget, rows)
+            range(4, 31, 2), lambda n: noncommut_tree_dyn_chain(n, 1, 1), exact, budget, rows, only)
     return rows
 
 
@@ -117,11 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=60.0,
                         help="stop a family after a case longer than this (seconds)")
     parser.add_argument("--plot", metavar="FILE", help="save a log-log plot (not overwritten)")
+    parser.add_argument("--only", metavar="TEXT", help="only the families whose name has TEXT")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.plot and os.path.exists(args.plot):
         parser.error(f"--plot: {args.plot} exists")
-    rows = run(args.quick, args.budget)
+    rows = run(args.quick, args.budget, args.only)
     if args.plot:
         plot(rows, args.plot)
     print(json.dumps(rows, indent=2) if args.json else markdown(rows))

@@ -375,3 +375,25 @@ def test_float_rates_give_floats_only():
     assert result.status == 1 and result.mean_exact is None
     assert math.isclose(result.mean, float(exact(tree_dyn_chain(6, "3/2", "1/2"))[0]),
                         rel_tol=1e-12)
+
+
+def test_sparse_distribution_path_matches_dense_expm():
+    # Above DENSE_LIMIT states the CDF and density use uniformization: compare
+    # with scipy.linalg.expm on the dense sub-generator.
+    from scipy.linalg import expm
+
+    from markov.ctmc import DENSE_LIMIT
+
+    chain = tree_dyn_chain(34, 1, "2/3")
+    assert chain.n_states > DENSE_LIMIT
+    dense = chain.subgenerator().toarray()
+    alpha = np.zeros(chain.n_states)
+    alpha[chain.initial] = 1
+    times = [0.0, 0.7, 3.0, 11.5, 25.0, 40.0]
+    survival = np.array([alpha @ expm(dense * t) @ np.ones(chain.n_states) for t in times])
+    density = np.array([alpha @ expm(dense * t) @ (-dense.sum(axis=1)) for t in times])
+    np.testing.assert_allclose(absorption_cdf(chain, times), 1 - survival, atol=1e-12)
+    np.testing.assert_allclose(absorption_pdf(chain, times), density, atol=1e-12)
+    for p, t in absorption_quantiles(chain, [0.05, 0.5, 0.95]).items():
+        assert math.isclose(1 - alpha @ expm(dense * t) @ np.ones(chain.n_states), p,
+                            abs_tol=1e-9)
