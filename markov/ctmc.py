@@ -125,7 +125,38 @@ class AbsorbingCTMC:
     @classmethod
     def from_arrays(cls, states: Sequence, source, target, multiplicity, kind,
                     base_rates: Sequence, initial: int) -> AbsorbingCTMC:
-        """Build a chain from transition arrays, merging parallel transitions."""
+        """Build a chain from transition arrays, merging parallel transitions.
+
+        Parameters
+        ----------
+        states : sequence
+            Labels of the transient states.
+        source, target, multiplicity, kind : array_like of int
+            One entry per transition (``target`` -1 for absorption); the rate
+            is ``multiplicity * base_rates[kind]``.
+        base_rates : sequence
+            Positive rates; ints, Fractions and ``"p/q"`` strings stay exact,
+            floats stay floats.
+        initial : int
+            Index of the initial state (-1: starts absorbed).
+
+        Returns
+        -------
+        AbsorbingCTMC
+
+        Raises
+        ------
+        InputError
+            On inconsistent lengths, indices out of range, non-positive
+            multiplicities or rates.
+
+        Examples
+        --------
+        >>> chain = AbsorbingCTMC.from_arrays(["b", "a"], [0, 1, 0], [1, -1, 1], [1, 1, 1],
+        ...                                   [0, 0, 0], [2], 0)
+        >>> chain.multiplicity.tolist()  # the two b -> a transitions merged
+        [2, 1]
+        """
         source, target, multiplicity, kind = (np.asarray(x, dtype=np.int64).ravel()
                                               for x in (source, target, multiplicity, kind))
         if len(source):

@@ -397,3 +397,12 @@ def test_sparse_distribution_path_matches_dense_expm():
     for p, t in absorption_quantiles(chain, [0.05, 0.5, 0.95]).items():
         assert math.isclose(1 - alpha @ expm(dense * t) @ np.ones(chain.n_states), p,
                             abs_tol=1e-9)
+
+
+@pytest.mark.parametrize("module", ["markov.ctmc", "markov.reductions", "markov.closed_forms"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(module))
+    assert tried > 0 and failures == 0
