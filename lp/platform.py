@@ -293,6 +293,12 @@ def platform_to_dict(platform: Platform) -> dict[str, Any]:
     """The JSON structure of ``platform``; exact non-integers become ``"p/q"`` strings.
 
     Round trip: ``platform_from_dict(platform_to_dict(p)) == p``.
+
+    Examples
+    --------
+    >>> p = platform_from_dict({"processors": [{"name": "A", "compute": 0.5}], "links": []})
+    >>> platform_to_dict(p)
+    {'processors': [{'name': 'A', 'compute': '1/2'}], 'links': []}
     """
     data: dict[str, Any] = {}
     if platform.description:
@@ -380,6 +386,12 @@ def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGrap
     -------
     networkx.DiGraph
         Graph attributes ``description``, ``scatter`` and ``reduce`` as in the platform.
+
+    Examples
+    --------
+    >>> p = read_platform("examples/two_processor.json")
+    >>> platform_to_networkx(p, exact=False).edges["P0", "P1"]["cost"]
+    1.0
     """
     convert = (lambda x: x) if exact else float
     graph = nx.DiGraph(description=platform.description)
@@ -407,6 +419,11 @@ def read_platform(path: str | Path) -> Platform:
         message starts with the file name.
     OSError
         If the file cannot be read.
+
+    Examples
+    --------
+    >>> read_platform("examples/ring_with_chord.graphml").link_cost("R0", "R3")
+    Fraction(1, 4)
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -436,6 +453,14 @@ def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = Fa
     ------
     InputError
         If the file exists and ``overwrite`` is False, or the extension is unknown.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "copy.graphml"
+    >>> write_platform(read_platform("examples/two_sites.json"), path)
+    >>> len(read_platform(path).links)
+    28
     """
     path = Path(path)
     suffix = path.suffix.lower()

@@ -67,6 +67,17 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
     InputError
         As :func:`lp.steady_state_scatter_lp`.
 
+    Examples
+    --------
+    >>> import pulp
+    >>> from lp import read_platform
+    >>> problem = scatter_lp_pulp(read_platform("examples/scatter_counterexample.json"),
+    ...                           "S", ["P1", "P2"])
+    >>> problem.solve(pulp.PULP_CBC_CMD(msg=False)) == pulp.LpStatusOptimal
+    True
+    >>> round(pulp.value(problem.objective), 6)
+    0.5
+
     References
     ----------
     LMR slides, "Throughput and Linear Program" (SSSP(G)); NOTES.md section 1.
@@ -121,6 +132,14 @@ def reduce_lp_pulp(platform: Platform, participants: Sequence[str],
     ------
     InputError
         As :func:`lp.steady_state_reduce_lp`.
+
+    Examples
+    --------
+    >>> from lp import read_platform
+    >>> problem = reduce_lp_pulp(read_platform("examples/two_processor.json"),
+    ...                          ["P0", "P1"], "P0")
+    >>> problem.writeLP("/dev/null") is not None  # or a real file, to read the LP
+    True
 
     References
     ----------
