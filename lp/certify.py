@@ -92,6 +92,15 @@ def solve_sparse_exact(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, siz
     ------
     ZeroDivisionError
         If ``M`` is singular.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from flint import fmpq
+    >>> vals = np.array([fmpq(2), fmpq(1), fmpq(3)], dtype=object)  # [[2, 1], [0, 3]]
+    >>> solve_sparse_exact(np.array([0, 0, 1]), np.array([0, 1, 1]), vals, 2,
+    ...                    [fmpq(1), fmpq(1)])
+    [1/3, 1/3]
     """
     pattern = sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(size, size))
     match = maximum_bipartite_matching(pattern, perm_type="column")  # column of row i
