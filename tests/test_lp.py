@@ -3,6 +3,7 @@
 import json
 from collections import defaultdict
 from fractions import Fraction
+from pathlib import Path
 
 import highspy
 import numpy as np
@@ -28,6 +29,8 @@ from lp.certify import CertificationError, certify_basis
 from lp.model import build_scatter_lp
 from lp.steady_state import _solve
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
 # pulp 3.x still bundles CBC (deprecated for pulp 4, which will need a system CBC).
 pytestmark = pytest.mark.filterwarnings("ignore:PULP_CBC_CMD is deprecated:DeprecationWarning")
 
@@ -39,7 +42,7 @@ def cbc():
 # --- hand-checked cases (NOTES.md section 1) -------------------------------------------------
 
 def test_two_processor_reduce_is_the_hand_solution():
-    p = read_platform("examples/two_processor.json")
+    p = read_platform(str(EXAMPLES / "two_processor.json"))
     r = steady_state_reduce_lp(p, ["P0", "P1"], "P0")
     assert r.certified and r.status == 0 and r.success
     assert r.throughput_exact == 1 and r.throughput == 1.0
@@ -54,7 +57,7 @@ def test_two_processor_reduce_is_the_hand_solution():
 
 
 def test_scatter_counterexample_is_one_half():
-    p = read_platform("examples/scatter_counterexample.json")
+    p = read_platform(str(EXAMPLES / "scatter_counterexample.json"))
     r = steady_state_scatter_lp(p, "S", ["P1", "P2"])
     assert r.certified and r.throughput_exact == Fraction(1, 2)
     assert r.flows_exact == {("S", "P1", "P1"): Fraction(1, 2), ("S", "P2", "P2"): Fraction(1, 2)}
@@ -63,7 +66,7 @@ def test_scatter_counterexample_is_one_half():
 
 
 def test_reduce_counterexample_is_one_half():
-    p = read_platform("examples/reduce_counterexample.json")
+    p = read_platform(str(EXAMPLES / "reduce_counterexample.json"))
     r = steady_state_reduce_lp(p, ["P1", "P2"], "P0")
     assert r.certified and r.throughput_exact == Fraction(1, 2)
     assert r.bottlenecks[0]["resource"] == "in-port of P0"
@@ -117,9 +120,9 @@ def literal_reduce_lp(p, owners, target):
 
 
 def test_literal_slide_lps_overestimate_the_counterexamples():
-    scatter = read_platform("examples/scatter_counterexample.json")
+    scatter = read_platform(str(EXAMPLES / "scatter_counterexample.json"))
     assert literal_scatter_lp(scatter, "S", ["P1", "P2"]) == pytest.approx(1)
-    reduce = read_platform("examples/reduce_counterexample.json")
+    reduce = read_platform(str(EXAMPLES / "reduce_counterexample.json"))
     assert literal_reduce_lp(reduce, ["P1", "P2"], "P0") == pytest.approx(1)
 
 
@@ -157,7 +160,7 @@ def test_message_sizes_by_hand():
 
 
 def test_without_certification_nothing_is_called_exact():
-    p = read_platform("examples/two_sites.json")
+    p = read_platform(str(EXAMPLES / "two_sites.json"))
     r = steady_state_reduce_lp(p, **p.reduce_defaults, certify=False)
     assert r.status == 1 and r.success and not r.certified
     assert r.throughput_exact is None and r.flows_exact is None and r.tasks_exact is None
@@ -166,7 +169,7 @@ def test_without_certification_nothing_is_called_exact():
 
 
 def test_certification_rejects_a_non_optimal_basis():
-    p = read_platform("examples/scatter_counterexample.json")
+    p = read_platform(str(EXAMPLES / "scatter_counterexample.json"))
     model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
     n_rows, n_cols = model.shape
     # One basic column, no nonbasic row: not a basis.
@@ -380,7 +383,7 @@ def check_one_port(r):
 # --- CLI ---------------------------------------------------------------------------------
 
 def test_cli_two_processor_reduce_json(capsys):
-    assert main(["lp", "reduce", "examples/two_processor.json", "--participants", "P0,P1",
+    assert main(["lp", "reduce", str(EXAMPLES / "two_processor.json"), "--participants", "P0,P1",
                  "--target", "P0", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["throughput_exact"] == "1" and out["certified"] is True
@@ -389,28 +392,28 @@ def test_cli_two_processor_reduce_json(capsys):
 
 
 def test_cli_scatter_text_and_export(tmp_path, capsys):
-    assert main(["lp", "scatter", "examples/scatter_counterexample.json"]) == 0
+    assert main(["lp", "scatter", str(EXAMPLES / "scatter_counterexample.json")]) == 0
     text = capsys.readouterr().out
     assert "TP = 1/2 (certified" in text and "S -> P1: m_P1 × 1/2" in text
     export = tmp_path / "sssp.lp"
-    assert main(["lp", "scatter", "examples/scatter_counterexample.json", "--export",
+    assert main(["lp", "scatter", str(EXAMPLES / "scatter_counterexample.json"), "--export",
                  str(export), "--no-certify", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["certified"] is False and out["throughput_exact"] is None
     assert out["throughput"] == pytest.approx(0.5)
     assert "Maximize" in export.read_text()
-    assert main(["lp", "scatter", "examples/scatter_counterexample.json", "--export",
+    assert main(["lp", "scatter", str(EXAMPLES / "scatter_counterexample.json"), "--export",
                  str(export)]) == 2
     assert "add --force" in capsys.readouterr().err
     picture = tmp_path / "use.png"
-    assert main(["lp", "reduce", "examples/two_processor.json", "--plot", str(picture)]) == 0
+    assert main(["lp", "reduce", str(EXAMPLES / "two_processor.json"), "--plot", str(picture)]) == 0
     assert picture.read_bytes()[:4] == b"\x89PNG"
-    assert main(["lp", "reduce", "examples/two_processor.json", "--plot", str(picture)]) == 2
+    assert main(["lp", "reduce", str(EXAMPLES / "two_processor.json"), "--plot", str(picture)]) == 2
     assert "--plot" in capsys.readouterr().err
 
 
 def test_report_solves_every_example(capsys):
-    assert main(["report", "examples", "--json"]) == 0
+    assert main(["report", str(EXAMPLES), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     found = {}
     for platform in report["platforms"]:
@@ -423,7 +426,7 @@ def test_report_solves_every_example(capsys):
     assert found["scatter_counterexample.json", "scatter"] == "1/2"
     assert found["reduce_counterexample.json", "reduce"] == "1/2"
     assert len(found) >= 7
-    assert main(["report", "examples/two_processor.json"]) == 0
+    assert main(["report", str(EXAMPLES / "two_processor.json")]) == 0
     assert "reduce P0,P1 -> P0: TP = 1 (certified" in capsys.readouterr().out
 
 
@@ -468,19 +471,18 @@ def test_report_errors(tmp_path, capsys):
 def test_console_script_runs_the_main_job():
     import subprocess
     import sys
-    from pathlib import Path
 
     script = Path(sys.executable).with_name("hetcoll")
-    done = subprocess.run([str(script), "lp", "reduce", "examples/two_processor.json",
+    done = subprocess.run([str(script), "lp", "reduce", str(EXAMPLES / "two_processor.json"),
                            "--participants", "P0,P1", "--target", "P0", "--json"],
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, cwd=EXAMPLES.parent)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["throughput_exact"] == "1" and out["certified"] is True
 
 
 def test_solver_failure_and_bad_options_are_reported():
-    p = read_platform("examples/two_sites.json")
+    p = read_platform(str(EXAMPLES / "two_sites.json"))
     r = steady_state_reduce_lp(p, **p.reduce_defaults,
                                solver_options={"solver": "simplex", "simplex_iteration_limit": 0})
     assert r.status == 2 and not r.success and not r.certified

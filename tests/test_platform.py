@@ -2,6 +2,7 @@
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -22,6 +23,8 @@ from lp import (
     steady_state_scatter_lp,
     write_platform,
 )
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def base():
@@ -271,7 +274,7 @@ def test_undirected_networkx_graph_gives_both_directions():
 
 
 def test_bundled_graphml_example_reads():
-    p = read_platform("examples/ring_with_chord.graphml")
+    p = read_platform(str(EXAMPLES / "ring_with_chord.graphml"))
     assert len(p.processors) == 6
     assert p.link_cost("R0", "R3") == p.link_cost("R3", "R0") == Fraction(1, 4)
     assert p.reduce_defaults["target"] == "R3"
