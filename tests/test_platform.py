@@ -196,7 +196,7 @@ def test_cli_empty_list_and_missing_scenario(scenario_file, capsys):
     assert main(["lp", "reduce", str(scenario_file)]) == 2
     assert "no default reduce scenario" in capsys.readouterr().err
     assert main(["lp", "scatter", str(scenario_file), "--source", "A"]) == 2
-    assert "--targets is required" in capsys.readouterr().err
+    assert "--targets is required with --source" in capsys.readouterr().err
 
 
 def test_write_platform_never_overwrites_unless_asked(tmp_path):

@@ -58,9 +58,9 @@ def _scenario(args, platform, defaults, names: tuple[str, str], flags: tuple[str
             raise InputError(f"{args.platform} has no default {args.lp_kind} scenario: "
                              f"give {flags[0]} and {flags[1]}")
         return defaults[names[0]], defaults[names[1]]
-    for value, flag in zip(given, flags, strict=True):
+    for value, flag, other in zip(given, flags, flags[::-1], strict=True):
         if value is None:
-            raise InputError(f"{flag} is required when {' or '.join(flags)} is given")
+            raise InputError(f"{flag} is required with {other}")
     return given
 
 
