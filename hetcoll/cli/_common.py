@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from fractions import Fraction
 from typing import Any
@@ -76,6 +77,11 @@ def run_command(args: argparse.Namespace) -> int:
     except InputError as error:
         sys.stderr.write(f"{prog}: error: {error}\n")
         return 2
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) closed the pipe: not an error of ours. Point stdout
+        # at /dev/null so the interpreter's final flush does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as error:
         sys.stderr.write(f"{prog}: error: {error.strerror or error}: {error.filename or ''}\n")
         return 2
