@@ -53,3 +53,39 @@ def test_split_names_rejects_empty_items():
 
 def test_to_jsonable_renders_fractions_as_strings():
     assert to_jsonable({"a": (Fraction(1, 3), Fraction(2))}) == {"a": ["1/3", "2"]}
+
+
+def test_output_path_refuses_existing_files_bad_suffixes_and_missing_directories(tmp_path):
+    from hetcoll.cli._common import output_path
+
+    existing = tmp_path / "chart.png"
+    existing.write_bytes(b"user data")
+    assert output_path(None, False, "--gantt") is None
+    assert output_path(str(tmp_path / "new.svg"), False, "--gantt") == tmp_path / "new.svg"
+    assert output_path(str(existing), True, "--gantt") == existing
+    with pytest.raises(InputError, match=r"^--gantt .*chart\.png exists; add --force"):
+        output_path(str(existing), False, "--gantt")
+    with pytest.raises(InputError, match=r"--export .*a\.txt: use a \.lp or \.mps file name"):
+        output_path(str(tmp_path / "a.txt"), False, "--export", (".lp", ".mps"))
+    with pytest.raises(InputError, match=r"--plot .*: directory .*nowhere does not exist"):
+        output_path(str(tmp_path / "nowhere" / "p.png"), False, "--plot")
+    with pytest.raises(InputError, match="--plot .* is a directory"):
+        output_path(str(tmp_path), True, "--plot")
+    assert existing.read_bytes() == b"user data"
+
+
+@pytest.mark.parametrize("argv", [
+    ["lp", "reduce", "examples/two_processor.json", "--plot", "{missing}/u.png"],
+    ["schedule", "reduce", "examples/two_processor.json", "--gantt", "{missing}/g.png"],
+    ["simulate", "tree-dyn", "--costs", "examples/costs/heterogeneous_5.json", "--gantt",
+     "{missing}/g.png"],
+    ["optimum", "--costs", "examples/costs/heterogeneous_5.json", "--gantt", "{missing}/g.png"],
+    ["markov", "tree-dyn", "--n", "3", "--plot", "{missing}/m.png"],
+])
+def test_every_output_option_checks_its_directory_first(tmp_path, capsys, argv):
+    from hetcoll.cli import main
+
+    missing = tmp_path / "missing"
+    assert main([a.format(missing=missing) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"directory {missing} does not exist" in err

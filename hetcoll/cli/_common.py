@@ -6,7 +6,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from hetcoll.errors import InputError
@@ -14,7 +16,9 @@ from hetcoll.exact import fraction_str
 
 __all__ = [
     "HetcollArgumentParser",
+    "add_force_flag",
     "add_json_flag",
+    "output_path",
     "print_json",
     "run_command",
     "split_names",
@@ -34,6 +38,59 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
     """Add the ``--json`` flag every sub-command has."""
     parser.add_argument("--json", action="store_true",
                         help="print one machine-readable JSON object instead of text")
+
+
+def add_force_flag(parser: argparse.ArgumentParser, *flags: str) -> None:
+    """Add ``--force``, which lets the output options ``flags`` overwrite an existing file.
+
+    Pair it with :func:`output_path`, which refuses an existing file without ``--force``.
+    """
+    parser.add_argument("--force", action="store_true",
+                        help=f"let {' and '.join(flags)} overwrite an existing FILE")
+
+
+def output_path(value: str | None, force: bool, flag: str,
+                suffixes: Sequence[str] = ()) -> Path | None:
+    """Check an output file given with ``flag`` before any work is done.
+
+    Parameters
+    ----------
+    value : str or None
+        The file name given on the command line (None: option not given).
+    force : bool
+        The ``--force`` flag (:func:`add_force_flag`): overwrite an existing file.
+    flag : str
+        The option, e.g. ``"--gantt"``, named in error messages.
+    suffixes : sequence of str, optional
+        Accepted lower-case file name suffixes (``".png"``...); any when empty.
+
+    Returns
+    -------
+    Path or None
+        None when ``value`` is None.
+
+    Raises
+    ------
+    InputError
+        Naming ``flag`` and the file: empty name, wrong suffix, a directory, an
+        existing file without ``force``, or a parent directory that does not exist.
+    """
+    if value is None:
+        return None
+    if not value.strip():
+        raise InputError(f"{flag}: expected a file name, got {value!r}")
+    path = Path(value)
+    if suffixes and path.suffix.lower() not in suffixes:
+        listed = (f"{', '.join(suffixes[:-1])} or {suffixes[-1]}" if len(suffixes) > 1
+                  else suffixes[0])
+        raise InputError(f"{flag} {value}: use a {listed} file name")
+    if path.is_dir():
+        raise InputError(f"{flag} {value} is a directory, not a file name")
+    if path.exists() and not force:
+        raise InputError(f"{flag} {value} exists; add --force to overwrite it")
+    if not path.parent.is_dir():
+        raise InputError(f"{flag} {value}: directory {path.parent} does not exist")
+    return path
 
 
 def split_names(text: str, what: str) -> list[str]:

@@ -16,7 +16,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hetcoll.cli._common import add_json_flag, print_json, to_jsonable
+from hetcoll.cli._common import (
+    add_force_flag,
+    add_json_flag,
+    output_path,
+    print_json,
+    to_jsonable,
+)
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, to_fraction
 
@@ -69,7 +75,7 @@ def register(subparsers) -> None:
     optimum.add_argument("--root", type=int, metavar="R",
                          help="processor that must end with the result (default: any)")
     optimum.add_argument("--gantt", metavar="FILE", help="draw the schedule into FILE")
-    optimum.add_argument("--force", action="store_true", help="let --gantt overwrite FILE")
+    add_force_flag(optimum, "--gantt")
     add_json_flag(optimum)
     optimum.set_defaults(func=run_optimum)
 
@@ -130,9 +136,9 @@ def run_verify(args) -> int:
 
 def run_optimum(args) -> int:
     from analytics import clairvoyant_optimum
-    from hetcoll.cli.simulate import _gantt_path, _read_costs
+    from hetcoll.cli.simulate import _read_costs
 
-    gantt = _gantt_path(args)
+    gantt = output_path(args.gantt, args.force, "--gantt")
     costs, starts = _read_costs(args.costs)
     result = clairvoyant_optimum(costs.d, costs.c, noncommutative=args.noncommutative,
                                  start_times=starts, root=args.root)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from hetcoll.cli._common import add_json_flag, print_json, split_names
+from hetcoll.cli._common import (
+    add_force_flag,
+    add_json_flag,
+    output_path,
+    print_json,
+    split_names,
+)
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str
 
@@ -46,8 +51,7 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
                         help="also write the readable pulp formulation to FILE (.lp or .mps)")
     parser.add_argument("--plot", metavar="FILE",
                         help="save a bar chart of port and processor utilisation (.png, .svg...)")
-    parser.add_argument("--force", action="store_true",
-                        help="let --export and --plot overwrite an existing FILE")
+    add_force_flag(parser, "--export", "--plot")
     add_json_flag(parser)
 
 
@@ -65,16 +69,14 @@ def _scenario(args, platform, defaults, names: tuple[str, str], flags: tuple[str
 
 
 def _check_outputs(args) -> None:
-    """Refuse bad output paths before any work is done."""
-    if args.export and Path(args.export).suffix.lower() not in (".lp", ".mps"):
-        raise InputError(f"--export {args.export}: use a .lp or .mps file name")
-    for flag, value in (("--export", args.export), ("--plot", args.plot)):
-        if value and Path(value).exists() and not args.force:
-            raise InputError(f"{flag} {value} exists; add --force to overwrite it")
+    """Refuse bad output paths before any work is done (``args.export``, ``args.plot``
+    become :class:`~pathlib.Path` or None)."""
+    args.export = output_path(args.export, args.force, "--export", (".lp", ".mps"))
+    args.plot = output_path(args.plot, args.force, "--plot")
 
 
 def _export(args, problem) -> None:
-    path = Path(args.export)
+    path = args.export
     if path.suffix.lower() == ".lp":
         problem.writeLP(str(path))
     else:
@@ -113,7 +115,7 @@ def run_reduce(args) -> int:
 
 
 def _plot(args, result) -> None:
-    path = Path(args.plot)
+    path = args.plot
     import matplotlib
 
     matplotlib.use("Agg")

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from hetcoll.cli._common import add_json_flag, print_json, split_names
+from hetcoll.cli._common import (
+    add_force_flag,
+    add_json_flag,
+    output_path,
+    print_json,
+    split_names,
+)
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, positive_fraction, to_fraction
 
@@ -43,8 +48,7 @@ def register(subparsers) -> None:
                              help="give up beyond this many states (default 2000000)")
         sub.add_argument("--plot", metavar="FILE", default=None,
                          help="save a plot of the density and CDF of the makespan (PNG, PDF...)")
-        sub.add_argument("--force", action="store_true",
-                         help="overwrite the --plot file if it exists")
+        add_force_flag(sub, "--plot")
         add_json_flag(sub)
         sub.set_defaults(func=run)
 
@@ -71,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
     rate_comp = (None if args.rate_comp is None
                  else positive_fraction(args.rate_comp, "--rate-comp"))
     probs = _probabilities(args.quantiles)
-    if args.plot and os.path.exists(args.plot) and not args.force:
-        raise InputError(f"--plot: {args.plot} exists (add --force to overwrite it)")
+    plot = output_path(args.plot, args.force, "--plot")
     if args.chain == "tree-dyn":
         chain = tree_dyn_chain(args.n, rate_comm, rate_comp)
     else:
@@ -94,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
         "transitions": result.transitions,
         "quantiles": {repr(p): t for p, t in result.quantiles.items()},
     }
-    if args.plot:
-        _plot(chain, result, args)
-        out["plot"] = args.plot
+    if plot is not None:
+        _plot(chain, result, args, plot)
+        out["plot"] = str(plot)
     if args.json:
         print_json(out)
         return 0
@@ -111,12 +114,12 @@ def run(args: argparse.Namespace) -> int:
              if result.variance_exact is not None else ""))
     for p, t in result.quantiles.items():
         print(f"  quantile {p:<4g} {t:.10g}")
-    if args.plot:
-        print(f"  plot         {args.plot}")
+    if plot is not None:
+        print(f"  plot         {plot}")
     return 0
 
 
-def _plot(chain, result, args) -> None:
+def _plot(chain, result, args, path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -137,5 +140,5 @@ def _plot(chain, result, args) -> None:
             ax.axvline(t, color="grey", linestyle=":")
     left.legend()
     fig.tight_layout()
-    fig.savefig(args.plot)
+    fig.savefig(path)
     plt.close(fig)

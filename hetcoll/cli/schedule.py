@@ -5,13 +5,21 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from hetcoll.cli._common import add_json_flag, print_json, split_names
+from hetcoll.cli._common import (
+    add_force_flag,
+    add_json_flag,
+    output_path,
+    print_json,
+    split_names,
+)
 from hetcoll.cli.lp import _scenario  # the platform-file scenario defaults, shared with `lp`
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, positive_fraction
 
 #: Trees (or paths) listed in the text output; --json lists them all.
 SHOWN = 12
+#: File types of --gantt.
+GANTT_SUFFIXES = (".png", ".pdf", ".svg")
 
 
 def register(subparsers) -> None:
@@ -53,7 +61,7 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
                         help="periods of uses the executor runs (default: pipeline depth + 10)")
     parser.add_argument("--gantt", metavar="FILE",
                         help="draw one period as a Gantt chart into FILE (.png, .pdf, .svg)")
-    parser.add_argument("--force", action="store_true", help="let --gantt overwrite FILE")
+    add_force_flag(parser, "--gantt")
     add_json_flag(parser)
 
 
@@ -62,7 +70,7 @@ def run(args) -> int:
     from lp.executor import execute_schedule
     from lp.schedule import schedule_from_lp
 
-    gantt = _gantt_path(args)
+    gantt = output_path(args.gantt, args.force, "--gantt", GANTT_SUFFIXES)
     fixed = None if args.fixed_period is None else positive_fraction(args.fixed_period,
                                                                      "--fixed-period")
     if args.periods is not None and args.periods < 1:
@@ -102,17 +110,6 @@ def run(args) -> int:
         return 0
     _print_text(schedule, execution, gantt)
     return 0
-
-
-def _gantt_path(args) -> Path | None:
-    if args.gantt is None:
-        return None
-    path = Path(args.gantt)
-    if path.suffix.lower() not in (".png", ".pdf", ".svg"):
-        raise InputError(f"--gantt {path}: use a .png, .pdf or .svg file name")
-    if path.exists() and not args.force:
-        raise InputError(f"--gantt {path} exists; add --force to overwrite it")
-    return path
 
 
 def _draw(schedule, path: Path) -> None:

@@ -19,7 +19,14 @@ import argparse
 import json
 from pathlib import Path
 
-from hetcoll.cli._common import add_json_flag, print_json, split_names, to_jsonable
+from hetcoll.cli._common import (
+    add_force_flag,
+    add_json_flag,
+    output_path,
+    print_json,
+    split_names,
+    to_jsonable,
+)
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, to_fraction
 
@@ -62,7 +69,7 @@ def register(subparsers) -> None:
                        "computation")
     exact.add_argument("--gantt", metavar="FILE", help="draw the schedule into FILE (.png, "
                        ".pdf, .svg)")
-    exact.add_argument("--force", action="store_true", help="let --gantt overwrite FILE")
+    add_force_flag(exact, "--gantt")
     parser.add_argument("--fibonacci-order", type=int, metavar="K",
                         help="order of Fibonacci-stat (default: smallest k with F(k+2) >= n)")
     add_json_flag(parser)
@@ -147,19 +154,10 @@ def _read_costs(path: str):
     return costs, starts
 
 
-def _gantt_path(args) -> Path | None:
-    if args.gantt is None:
-        return None
-    path = Path(args.gantt)
-    if path.exists() and not args.force:
-        raise InputError(f"--gantt {path} exists; add --force to overwrite it")
-    return path
-
-
 def _exact(args, algorithms) -> int:
     import sim
 
-    gantt = _gantt_path(args)
+    gantt = output_path(args.gantt, args.force, "--gantt")
     costs, starts = _read_costs(args.costs)
     if args.n is not None and args.n != costs.n:
         raise InputError(f"--n {args.n} disagrees with the {costs.n} x {costs.n} matrix of "
