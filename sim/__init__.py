@@ -13,6 +13,7 @@ References: Benoit, Canon, Marchal, RR 8315 (sections 3 and 6).
 
 from sim.costs import (
     CostDistribution,
+    CostFile,
     CostModel,
     Deterministic,
     Exponential,
@@ -20,6 +21,7 @@ from sim.costs import (
     Gamma,
     MatrixCosts,
     SequenceCosts,
+    read_cost_file,
 )
 from sim.engine import (
     ALGORITHMS,
@@ -39,6 +41,7 @@ __all__ = [
     "CHUNK_RUNS",
     "NON_COMMUTATIVE_SAFE",
     "CostDistribution",
+    "CostFile",
     "CostModel",
     "Deterministic",
     "EngineState",
@@ -56,6 +59,7 @@ __all__ = [
     "fibonacci_order",
     "fibonacci_tree",
     "monte_carlo",
+    "read_cost_file",
     "sample_makespans",
     "simulate",
 ]

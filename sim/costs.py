@@ -12,10 +12,15 @@ started (on ``processor``).  Explicit matrices (:class:`MatrixCosts`) ignore
 A *cost distribution* (:class:`Gamma`, :class:`Exponential`,
 :class:`Deterministic`, :class:`FrozenScipy`) draws i.i.d. non-negative costs
 for the Monte Carlo engine.
+
+A *cost file* (:func:`read_cost_file`) is the JSON form of explicit costs used by
+``hetcoll simulate --costs`` and ``hetcoll optimum --costs``.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +34,7 @@ from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, to_fraction
 
 __all__ = [
+    "CostFile",
     "CostModel",
     "MatrixCosts",
     "SequenceCosts",
@@ -38,6 +44,7 @@ __all__ = [
     "Deterministic",
     "FrozenScipy",
     "as_distribution",
+    "read_cost_file",
 ]
 
 Number = Fraction | float
@@ -368,3 +375,104 @@ def as_distribution(value: object, what: str) -> CostDistribution:
     raise InputError(f"{what} must be a cost distribution (sim.Gamma, sim.Exponential, "
                      f"sim.Deterministic, sim.FrozenScipy) or a number, "
                      f"got {type(value).__name__}")
+
+
+#: Keys a cost file may have.
+COST_FILE_KEYS = ("comm", "comp", "start_times", "description")
+
+
+@dataclass(frozen=True)
+class CostFile:
+    """Explicit costs read from a JSON cost file by :func:`read_cost_file`.
+
+    Attributes
+    ----------
+    costs : MatrixCosts
+        The communication matrix and computation costs, exact (Fractions).
+    start_times : tuple of Fraction or None
+        When each processor's value is ready (None: all at time 0).
+    description : str or None
+        The file's free-text ``"description"``.
+    """
+
+    costs: MatrixCosts
+    start_times: tuple[Fraction, ...] | None = None
+    description: str | None = None
+
+    @property
+    def n(self) -> int:
+        """Number of processors."""
+        return self.costs.n
+
+
+def read_cost_file(path: str | os.PathLike[str]) -> CostFile:
+    """Read and validate a JSON cost file.
+
+    The file holds one JSON object with the keys
+
+    - ``"comm"``: an n x n matrix, ``comm[i][j]`` the time to send a value from
+      P_i to P_j (the diagonal is ignored);
+    - ``"comp"`` (optional): a list of n reduction times, zeros when omitted;
+    - ``"start_times"`` (optional): a list of n times at which the values are ready;
+    - ``"description"`` (optional): free text.
+
+    Costs are non-negative numbers or strings such as ``"3/7"`` or ``"0.1"``; a
+    JSON decimal means what was typed (0.1 is 1/10), so every cost is exact.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to read.
+
+    Returns
+    -------
+    CostFile
+
+    Raises
+    ------
+    InputError
+        Starting with ``path``: not valid JSON, not an object, no ``"comm"``, an
+        unknown key, a matrix that is not square (which row), a cost that is
+        missing, negative or not a number (which link ``Pi->Pj``, which
+        processor), a list of the wrong length (which field).
+    OSError
+        If the file cannot be read.
+
+    Examples
+    --------
+    >>> costs = read_cost_file("examples/costs/heterogeneous_5.json")  # from the repository root
+    >>> costs.n, costs.start_times[2]
+    (5, Fraction(1, 2))
+
+    References
+    ----------
+    Benoit, Canon, Marchal, RR 8315, section 3 (the cost model d(i, j), c_i).
+    """
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path}: not valid JSON ({error.msg}, line {error.lineno})") from None
+    if not isinstance(data, dict) or "comm" not in data:
+        raise InputError(f'{path}: expected a JSON object with a "comm" matrix')
+    unknown = sorted(set(data) - set(COST_FILE_KEYS))
+    if unknown:
+        raise InputError(f"{path}: unknown key {unknown[0]!r} (expected "
+                         f"{', '.join(repr(k) for k in COST_FILE_KEYS)})")
+    try:
+        costs = MatrixCosts.from_input(data["comm"], data.get("comp"), exact=True)
+        starts = data.get("start_times")
+        if starts is not None:
+            entries = _entries(starts, "start_times")
+            if len(entries) != costs.n:
+                raise InputError(f"start_times has {len(entries)} entries but comm is "
+                                 f"{costs.n} x {costs.n}")
+            starts = tuple(_cost(v, f"start time of P{i}", True) for i, v in enumerate(entries))
+    except InputError as error:
+        raise InputError(f"{path}: {error}") from None
+    description = data.get("description")
+    if description is not None and not isinstance(description, str):
+        raise InputError(f'{path}: "description" must be a string, got '
+                         f"{type(description).__name__}")
+    return CostFile(costs, starts, description)

@@ -122,3 +122,44 @@ def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, culprit):
 def test_negative_computation_mean_is_rejected(capsys):
     assert main(["simulate", "tree-dyn", "--n", "4", "--mu-comp", "-1"]) == 2
     assert "gamma mean" in capsys.readouterr().err
+
+
+def test_read_cost_file_is_exact_and_keeps_every_field():
+    from fractions import Fraction
+
+    from sim import CostFile, read_cost_file
+
+    data = read_cost_file(EXAMPLES / "heterogeneous_5.json")
+    assert isinstance(data, CostFile) and data.n == 5
+    # Values typed in the file, not produced by the reader.
+    assert data.costs.d[0][1] == Fraction(3, 2) and data.costs.d[4][0] == Fraction(9, 4)
+    assert data.costs.c == (Fraction(1, 2), Fraction(1, 3), 1, Fraction(1, 4), 0)
+    assert data.start_times == (0, 0, Fraction(1, 2), 0, 2)
+    assert data.description.startswith("Asymmetric rational costs")
+
+
+@pytest.mark.parametrize("content, culprit", [
+    ({"comm": [[0, 1], [1]]}, "row 1 has 1 entries"),
+    ({"comm": [[0, "x"], [1, 0]]}, "link P0->P1"),
+    ({"comm": [[0, 1], [1, 0]], "comp": [0]}, "comp has 1 entries"),
+    ({"comm": [[0, 1], [1, 0]], "comp": [0, -2]}, "computation cost of P1"),
+    ({"comm": [[0, 1], [1, 0]], "start_times": [0]}, "start_times has 1 entries"),
+    ({"comm": [[0, 1], [1, 0]], "start_times": [0, "-1/2"]}, "start time of P1"),
+    ({"comm": [[0, 1], [1, 0]], "start_times": "0"}, "start_times must be a list"),
+    ({"comm": [[0, 1], [1, 0]], "description": 3}, '"description" must be a string'),
+    ({"comm": [[0, 1], [1, 0]], "cost": 1}, "unknown key 'cost'"),
+    ({"comp": [0, 0]}, '"comm" matrix'),
+])
+def test_read_cost_file_names_the_culprit(tmp_path, capsys, content, culprit):
+    from hetcoll.errors import InputError
+    from sim import read_cost_file
+
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(content))
+    with pytest.raises(InputError, match="bad.json") as info:
+        read_cost_file(path)
+    assert culprit in str(info.value)
+    # The CLI names the option too, on one line.
+    assert main(["optimum", "--costs", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--costs {path}: " in err and culprit in err and err.count("\n") == 1

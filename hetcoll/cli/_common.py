@@ -20,6 +20,7 @@ __all__ = [
     "add_json_flag",
     "output_path",
     "print_json",
+    "read_costs_option",
     "run_command",
     "split_names",
     "to_jsonable",
@@ -91,6 +92,16 @@ def output_path(value: str | None, force: bool, flag: str,
     if not path.parent.is_dir():
         raise InputError(f"{flag} {value}: directory {path.parent} does not exist")
     return path
+
+
+def read_costs_option(path: str):
+    """The cost file of ``--costs`` (:func:`sim.read_cost_file`), errors naming ``--costs``."""
+    from sim import read_cost_file
+
+    try:
+        return read_cost_file(path)
+    except InputError as error:
+        raise InputError(f"--costs {error}") from None
 
 
 def split_names(text: str, what: str) -> list[str]:

@@ -21,6 +21,7 @@ from hetcoll.cli._common import (
     add_json_flag,
     output_path,
     print_json,
+    read_costs_option,
     to_jsonable,
 )
 from hetcoll.errors import InputError
@@ -136,12 +137,12 @@ def run_verify(args) -> int:
 
 def run_optimum(args) -> int:
     from analytics import clairvoyant_optimum
-    from hetcoll.cli.simulate import _read_costs
 
     gantt = output_path(args.gantt, args.force, "--gantt")
-    costs, starts = _read_costs(args.costs)
-    result = clairvoyant_optimum(costs.d, costs.c, noncommutative=args.noncommutative,
-                                 start_times=starts, root=args.root)
+    cost_file = read_costs_option(args.costs)
+    result = clairvoyant_optimum(cost_file.costs.d, cost_file.costs.c,
+                                 noncommutative=args.noncommutative,
+                                 start_times=cost_file.start_times, root=args.root)
     if gantt is not None:
         _draw(result, gantt)
     if args.json:

@@ -16,7 +16,6 @@ Two modes:
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from hetcoll.cli._common import (
@@ -24,6 +23,7 @@ from hetcoll.cli._common import (
     add_json_flag,
     output_path,
     print_json,
+    read_costs_option,
     split_names,
     to_jsonable,
 )
@@ -130,35 +130,12 @@ def _monte_carlo(args, algorithms) -> int:
     return 0
 
 
-def _read_costs(path: str):
-    from sim import MatrixCosts
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except json.JSONDecodeError as error:
-        raise InputError(f"--costs {path}: not valid JSON ({error.msg}, line {error.lineno})") \
-            from None
-    if not isinstance(data, dict) or "comm" not in data:
-        raise InputError(f'--costs {path}: expected a JSON object with a "comm" matrix')
-    unknown = set(data) - {"comm", "comp", "start_times", "description"}
-    if unknown:
-        raise InputError(f"--costs {path}: unknown key {sorted(unknown)[0]!r}")
-    # JSON decimals mean what the user typed: 0.1 is 1/10, so the run is exact.
-    costs = MatrixCosts.from_input(data["comm"], data.get("comp"), exact=True)
-    starts = data.get("start_times")
-    if starts is not None:
-        if not isinstance(starts, list):
-            raise InputError(f"--costs {path}: \"start_times\" must be a list")
-        starts = [to_fraction(v, f"start time of P{i}") for i, v in enumerate(starts)]
-    return costs, starts
-
-
 def _exact(args, algorithms) -> int:
     import sim
 
     gantt = output_path(args.gantt, args.force, "--gantt")
-    costs, starts = _read_costs(args.costs)
+    cost_file = read_costs_option(args.costs)
+    costs, starts = cost_file.costs, cost_file.start_times
     if args.n is not None and args.n != costs.n:
         raise InputError(f"--n {args.n} disagrees with the {costs.n} x {costs.n} matrix of "
                          f"--costs")
