@@ -188,13 +188,9 @@ class SimulationResult:
 
 @dataclass
 class _Operation:
-    kind: str
-    processor: int
-    peer: int
-    interval: tuple[int, int]
-    start: Number
-    end: Number
-    index: int
+    """A running operation: its trace event and the value it carries."""
+
+    event: TraceEvent
     operand: Any = None
 
 
@@ -451,27 +447,27 @@ def _run(policy: Policy, costs, starts, values, combine, exact) -> SimulationRes
     pending_starts = deque(sorted(range(n), key=lambda p: starts[p]))
 
     def launch(kind, processor, peer, interval, cost, operand=None):
-        op = _Operation(kind, processor, peer, interval, now, now + cost, counters[kind],
-                        operand)
+        event = TraceEvent(kind, processor, peer, interval, now, now + cost, counters[kind])
         counters[kind] += 1
-        running.append(op)
-        trace.append(TraceEvent(kind, processor, peer, interval, op.start, op.end, op.index))
+        running.append(_Operation(event, operand))
+        trace.append(event)
 
     while True:
         # Apply everything that ends now.
         while pending_starts and starts[pending_starts[0]] == now:
             state.present[pending_starts.popleft()] = True
-        finished = [op for op in running if op.end == now]
-        running = [op for op in running if op.end != now]
+        finished = [op for op in running if op.event.end == now]
+        running = [op for op in running if op.event.end != now]
         for op in finished:
-            if op.kind == "transfer":
-                state.sending[op.processor] = False
-                state.sent[op.processor] = True
-                state.receiving[op.peer] = False
-                state.waiting[op.peer].append((op.processor, op.interval, op.operand,
-                                               orders[op.processor]))
+            event = op.event
+            if event.kind == "transfer":
+                state.sending[event.processor] = False
+                state.sent[event.processor] = True
+                state.receiving[event.peer] = False
+                state.waiting[event.peer].append((event.processor, event.interval,
+                                                  op.operand, orders[event.processor]))
             else:
-                p = op.processor
+                p = event.processor
                 values[p] = combine(values[p], op.operand[0])
                 orders[p] = orders[p] + op.operand[1]
                 state.computing[p] = False
@@ -501,7 +497,7 @@ def _run(policy: Policy, costs, starts, values, combine, exact) -> SimulationRes
                    values[sender])
         if not running and not pending_starts:
             break
-        times = [op.end for op in running]
+        times = [op.event.end for op in running]
         if pending_starts:
             times.append(starts[pending_starts[0]])
         now = min(times)
