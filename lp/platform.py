@@ -518,3 +518,37 @@ def check_names(platform: Platform, names: Sequence[object], what: str) -> list[
         dup = next(n for n in names if list(names).count(n) > 1)
         raise InputError(f"{what}: {dup!r} is listed twice")
     return indices
+
+
+def check_scatter_roles(platform: Platform, source: object,
+                        targets: Sequence[object]) -> tuple[int, list[int]]:
+    """Indices of a scatter's ``source`` and ``targets``.
+
+    InputError if a name is unknown, the source is a target, or a target
+    cannot be reached from the source.
+    """
+    source_index = platform.require(source, "source")
+    target_index = check_names(platform, targets, "targets")
+    if source_index in target_index:
+        raise InputError(f"target {source!r} is the source itself")
+    cut_off = unreached(platform, source, targets)
+    if cut_off:
+        raise InputError(f"target {cut_off[0]!r} cannot be reached from source {source!r}")
+    return source_index, target_index
+
+
+def check_reduce_roles(platform: Platform, participants: Sequence[object],
+                       target: object) -> tuple[list[int], int]:
+    """Indices of a reduce's ``participants`` (in operand order) and ``target``.
+
+    InputError if a name is unknown or repeated, there are fewer than two
+    participants, or the target cannot be reached from one of them.
+    """
+    owners = check_names(platform, participants, "participants")
+    target_index = platform.require(target, "target")
+    if len(owners) < 2:
+        raise InputError("a reduce needs at least two participants")
+    cut_off = unreachable(platform, participants, target)
+    if cut_off:
+        raise InputError(f"target {target!r} cannot be reached from participant {cut_off[0]!r}")
+    return owners, target_index

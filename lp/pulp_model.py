@@ -15,8 +15,7 @@ from collections.abc import Sequence
 
 import pulp
 
-from hetcoll.errors import InputError
-from lp.platform import Platform, check_names, unreachable, unreached
+from lp.platform import Platform, check_reduce_roles, check_scatter_roles
 
 __all__ = ["reduce_lp_pulp", "scatter_lp_pulp"]
 
@@ -82,13 +81,7 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
     ----------
     LMR slides, "Throughput and Linear Program" (SSSP(G)); NOTES.md section 1.
     """
-    platform.require(source, "source")
-    check_names(platform, targets, "targets")
-    if source in targets:
-        raise InputError(f"target {source!r} is the source itself")
-    cut_off = unreached(platform, source, targets)
-    if cut_off:
-        raise InputError(f"target {cut_off[0]!r} cannot be reached from source {source!r}")
+    check_scatter_roles(platform, source, targets)
     problem = pulp.LpProblem("SSSP", pulp.LpMaximize)
     tp = problem.add_variable("TP", lowBound=0)
     problem += tp
@@ -145,13 +138,7 @@ def reduce_lp_pulp(platform: Platform, participants: Sequence[str],
     ----------
     LMR slides, "Series of Reduce" (SSRP(G)); NOTES.md section 1.
     """
-    check_names(platform, participants, "participants")
-    platform.require(target, "target")
-    if len(participants) < 2:
-        raise InputError("a reduce needs at least two participants")
-    cut_off = unreachable(platform, participants, target)
-    if cut_off:
-        raise InputError(f"target {target!r} cannot be reached from participant {cut_off[0]!r}")
+    check_reduce_roles(platform, participants, target)
     last = len(participants) - 1
     intervals = [(k, m) for k in range(last + 1) for m in range(k, last + 1)]
     tasks = [(k, split, m) for k in range(last + 1) for m in range(k + 1, last + 1)

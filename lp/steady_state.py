@@ -15,7 +15,7 @@ from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, positive_fraction
 from lp.certify import CertificationError, certify_basis
 from lp.model import SparseLP, build_reduce_lp, build_scatter_lp, reduce_intervals, reduce_tasks
-from lp.platform import Platform, check_names, unreachable, unreached
+from lp.platform import Platform, check_reduce_roles, check_scatter_roles
 
 __all__ = ["SteadyStateResult", "steady_state_reduce_lp", "steady_state_scatter_lp"]
 
@@ -434,13 +434,7 @@ def steady_state_scatter_lp(
     slides "Series of Scatter", LP SSSP(G).  NOTES.md section 1.
     """
     start = time.perf_counter()
-    source_index = platform.require(source, "source")
-    target_index = check_names(platform, targets, "targets")
-    if source_index in target_index:
-        raise InputError(f"target {source!r} is the source itself")
-    cut_off = unreached(platform, source, targets)
-    if cut_off:
-        raise InputError(f"target {cut_off[0]!r} cannot be reached from source {source!r}")
+    source_index, target_index = check_scatter_roles(platform, source, targets)
     type_names: list[MessageType] = list(targets)
     sizes = _sizes(message_sizes, type_names, "message size")
     model = build_scatter_lp(platform, source_index, np.array(target_index), sizes)
@@ -523,13 +517,7 @@ def steady_state_reduce_lp(
     LP SSRP(G).  NOTES.md section 1.
     """
     start = time.perf_counter()
-    owners = check_names(platform, participants, "participants")
-    target_index = platform.require(target, "target")
-    if len(owners) < 2:
-        raise InputError("a reduce needs at least two participants")
-    cut_off = unreachable(platform, participants, target)
-    if cut_off:
-        raise InputError(f"target {target!r} cannot be reached from participant {cut_off[0]!r}")
+    owners, target_index = check_reduce_roles(platform, participants, target)
     n_values = len(owners)
     intervals = reduce_intervals(n_values)
     tasks = reduce_tasks(n_values)
