@@ -89,3 +89,32 @@ def test_every_output_option_checks_its_directory_first(tmp_path, capsys, argv):
     assert main([a.format(missing=missing) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"directory {missing} does not exist" in err
+
+
+def test_resolve_scenario_takes_the_kind_explicitly():
+    from argparse import Namespace
+    from types import SimpleNamespace
+
+    from hetcoll.cli._common import resolve_scenario
+
+    platform = SimpleNamespace(scatter_defaults=None,
+                               reduce_defaults={"participants": ["P0", "P1"], "target": "P0"})
+    blank = {"source": None, "targets": None, "participants": None, "target": None}
+    args = Namespace(platform="p.json", **blank)
+    assert resolve_scenario(args, platform, "reduce") == (["P0", "P1"], "P0")
+    with pytest.raises(InputError, match="p.json has no default scatter scenario: give "
+                                         "--source and --targets"):
+        resolve_scenario(args, platform, "scatter")
+    args = Namespace(platform="p.json", **(blank | {"source": "S", "targets": "A, B"}))
+    assert resolve_scenario(args, platform, "scatter") == ("S", ["A", "B"])
+    args = Namespace(platform="p.json", **(blank | {"target": "P1"}))
+    with pytest.raises(InputError, match="--participants is required with --target"):
+        resolve_scenario(args, platform, "reduce")
+
+
+def test_lp_and_schedule_share_the_scenario_options(capsys):
+    from hetcoll.cli import main
+
+    for command in ("lp", "schedule"):
+        assert main([command, "scatter", "examples/two_processor.json", "--targets", "P1"]) == 2
+        assert "--source is required with --targets" in capsys.readouterr().err

@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -15,12 +15,17 @@ from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str
 
 __all__ = [
+    "SCENARIO_OPTIONS",
     "HetcollArgumentParser",
     "add_force_flag",
     "add_json_flag",
+    "add_scenario_arguments",
+    "add_scenario_parsers",
     "output_path",
     "print_json",
     "read_costs_option",
+    "resolve_scenario",
+    "solve_scenario",
     "run_command",
     "split_names",
     "to_jsonable",
@@ -102,6 +107,106 @@ def read_costs_option(path: str):
         return read_cost_file(path)
     except InputError as error:
         raise InputError(f"--costs {error}") from None
+
+
+#: The scenario options of ``hetcoll lp`` and ``hetcoll schedule``, per kind, in the
+#: order of the LP's arguments: (attribute, flag, help, is a comma-separated list).
+SCENARIO_OPTIONS: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
+    "scatter": (("source", "--source", "processor sending the messages", False),
+                ("targets", "--targets", "comma-separated receiving processors", True)),
+    "reduce": (("participants", "--participants",
+                "comma-separated owners of v_0, v_1, ... in operand order", True),
+               ("target", "--target", "processor receiving the result", False)),
+}
+
+
+#: ``--help`` line of each scenario kind.
+SCENARIO_HELP = {"scatter": "series of scatters from one source",
+                 "reduce": "series of reduces to one target"}
+
+
+def add_scenario_arguments(parser: argparse.ArgumentParser, kind: str) -> None:
+    """Add ``PLATFORM`` and the scenario options of ``kind`` (``"scatter"``: ``--source``,
+    ``--targets``; ``"reduce"``: ``--participants``, ``--target``)."""
+    parser.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
+    for _, flag, text, _ in SCENARIO_OPTIONS[kind]:
+        parser.add_argument(flag, help=text)
+
+
+def add_scenario_parsers(parser: argparse.ArgumentParser, descriptions: dict[str, str],
+                         options: Callable[[argparse.ArgumentParser], None],
+                         func: Callable[[argparse.Namespace], int]) -> None:
+    """Add one ``KIND`` sub-parser per key of ``descriptions`` (``"scatter"``, ``"reduce"``).
+
+    Each gets :func:`add_scenario_arguments`, then ``options(sub_parser)``, and runs
+    ``func``; the parsed ``args.kind`` is the kind.  ``descriptions[kind]`` starts the
+    ``--help`` description, which goes on to say which platform-file scenario is the
+    default.
+    """
+    kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
+    for kind, description in descriptions.items():
+        (_, first, _, _), (_, second, _, _) = SCENARIO_OPTIONS[kind]
+        sub = kinds.add_parser(kind, help=SCENARIO_HELP[kind],
+                               description=f"{description} Without {first}/{second}, the "
+                               f"platform file's \"{kind}\" scenario is used.")
+        add_scenario_arguments(sub, kind)
+        options(sub)
+        sub.set_defaults(func=func)
+
+
+def resolve_scenario(args: argparse.Namespace, platform: Any, kind: str) -> tuple[Any, Any]:
+    """The ``kind`` scenario given on the command line, else the platform file's default.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed by a parser with :func:`add_scenario_arguments` for ``kind``.
+    platform : lp.Platform
+        Read from ``args.platform``.
+    kind : {"scatter", "reduce"}
+
+    Returns
+    -------
+    tuple
+        ``(source, targets)`` for a scatter, ``(participants, target)`` for a reduce,
+        the lists split (:func:`split_names`).
+
+    Raises
+    ------
+    InputError
+        If only one of the two options is given, a list is empty, or neither is
+        given and the platform file has no default scenario of this kind.
+    """
+    options = SCENARIO_OPTIONS[kind]
+    given = [getattr(args, name) for name, _, _, _ in options]
+    if all(value is None for value in given):
+        defaults = platform.scatter_defaults if kind == "scatter" else platform.reduce_defaults
+        if defaults is None:
+            raise InputError(f"{args.platform} has no default {kind} scenario: give "
+                             f"{options[0][1]} and {options[1][1]}")
+        return defaults[options[0][0]], defaults[options[1][0]]
+    for value, (_, flag, _, _), (_, other, _, _) in zip(given, options, options[::-1],
+                                                        strict=True):
+        if value is None:
+            raise InputError(f"{flag} is required with {other}")
+    first, second = (split_names(value, flag) if is_list else value
+                     for value, (_, flag, _, is_list) in zip(given, options, strict=True))
+    return first, second
+
+
+def solve_scenario(platform: Any, kind: str, scenario: tuple[Any, Any], *,
+                   certify: bool = True) -> Any:
+    """Solve the steady-state LP of a scenario from :func:`resolve_scenario`.
+
+    Returns
+    -------
+    lp.SteadyStateResult
+        From :func:`lp.steady_state_scatter_lp` or :func:`lp.steady_state_reduce_lp`.
+    """
+    import lp
+
+    solve = lp.steady_state_scatter_lp if kind == "scatter" else lp.steady_state_reduce_lp
+    return solve(platform, *scenario, certify=certify)
 
 
 def split_names(text: str, what: str) -> list[str]:

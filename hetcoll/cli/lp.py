@@ -7,9 +7,11 @@ import argparse
 from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
+    add_scenario_parsers,
     output_path,
     print_json,
-    split_names,
+    resolve_scenario,
+    solve_scenario,
 )
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str
@@ -20,28 +22,10 @@ def register(subparsers) -> None:
         "lp", help="optimal steady-state throughput of series of scatters or reduces (LPs)",
         description="Solve the steady-state LPs SSSP / SSRP of Legrand, Marchal and Robert "
         "with HiGHS and certify the optimum in exact rational arithmetic.")
-    kinds = parser.add_subparsers(dest="lp_kind", metavar="KIND", required=True)
-
-    scatter = kinds.add_parser(
-        "scatter", help="series of scatters from one source",
-        description="Optimal throughput of a series of scatters (LP SSSP). Without "
-        "--source/--targets, the platform file's \"scatter\" scenario is used.")
-    scatter.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
-    scatter.add_argument("--source", help="processor sending the messages")
-    scatter.add_argument("--targets", help="comma-separated receiving processors")
-    _common_options(scatter)
-    scatter.set_defaults(func=run_scatter)
-
-    reduce = kinds.add_parser(
-        "reduce", help="series of reduces to one target",
-        description="Optimal throughput of a series of reduces (LP SSRP). Without "
-        "--participants/--target, the platform file's \"reduce\" scenario is used.")
-    reduce.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
-    reduce.add_argument("--participants",
-                        help="comma-separated owners of v_0, v_1, ... in operand order")
-    reduce.add_argument("--target", help="processor receiving the result")
-    _common_options(reduce)
-    reduce.set_defaults(func=run_reduce)
+    add_scenario_parsers(parser, {
+        "scatter": "Optimal throughput of a series of scatters (LP SSSP).",
+        "reduce": "Optimal throughput of a series of reduces (LP SSRP).",
+    }, _common_options, run)
 
 
 def _common_options(parser: argparse.ArgumentParser) -> None:
@@ -55,67 +39,29 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
     add_json_flag(parser)
 
 
-def _scenario(args, platform, defaults, names: tuple[str, str], flags: tuple[str, str]):
-    given = [getattr(args, n) for n in names]
-    if all(v is None for v in given):
-        if defaults is None:
-            raise InputError(f"{args.platform} has no default {args.lp_kind} scenario: "
-                             f"give {flags[0]} and {flags[1]}")
-        return defaults[names[0]], defaults[names[1]]
-    for value, flag, other in zip(given, flags, flags[::-1], strict=True):
-        if value is None:
-            raise InputError(f"{flag} is required with {other}")
-    return given
-
-
-def _check_outputs(args) -> None:
-    """Refuse bad output paths before any work is done (``args.export``, ``args.plot``
-    become :class:`~pathlib.Path` or None)."""
-    args.export = output_path(args.export, args.force, "--export", (".lp", ".mps"))
-    args.plot = output_path(args.plot, args.force, "--plot")
-
-
-def _export(args, problem) -> None:
-    path = args.export
-    if path.suffix.lower() == ".lp":
-        problem.writeLP(str(path))
-    else:
-        problem.writeMPS(str(path))
-
-
-def run_scatter(args) -> int:
+def run(args) -> int:
+    """``hetcoll lp scatter|reduce``: solve, export, plot, print."""
     import lp
 
-    _check_outputs(args)
+    # Refuse bad output paths before any work is done.
+    export = output_path(args.export, args.force, "--export", (".lp", ".mps"))
+    plot = output_path(args.plot, args.force, "--plot")
     platform = lp.read_platform(args.platform)
-    source, targets = _scenario(args, platform, platform.scatter_defaults,
-                                ("source", "targets"), ("--source", "--targets"))
-    if isinstance(targets, str):
-        targets = split_names(targets, "--targets")
-    result = lp.steady_state_scatter_lp(platform, source, targets, certify=not args.no_certify)
-    if args.export:
-        _export(args, lp.scatter_lp_pulp(platform, source, targets))
+    scenario = resolve_scenario(args, platform, args.kind)
+    result = solve_scenario(platform, args.kind, scenario, certify=not args.no_certify)
+    if export is not None:
+        build = lp.scatter_lp_pulp if args.kind == "scatter" else lp.reduce_lp_pulp
+        problem = build(platform, *scenario)
+        if export.suffix.lower() == ".lp":
+            problem.writeLP(str(export))
+        else:
+            problem.writeMPS(str(export))
+    if plot is not None and result.success:
+        _plot(plot, result)
     return _show(args, result)
 
 
-def run_reduce(args) -> int:
-    import lp
-
-    _check_outputs(args)
-    platform = lp.read_platform(args.platform)
-    participants, target = _scenario(args, platform, platform.reduce_defaults,
-                                     ("participants", "target"), ("--participants", "--target"))
-    if isinstance(participants, str):
-        participants = split_names(participants, "--participants")
-    result = lp.steady_state_reduce_lp(platform, participants, target,
-                                       certify=not args.no_certify)
-    if args.export:
-        _export(args, lp.reduce_lp_pulp(platform, participants, target))
-    return _show(args, result)
-
-
-def _plot(args, result) -> None:
-    path = args.plot
+def _plot(path, result) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -133,8 +79,6 @@ def _rate(value) -> str:
 
 
 def _show(args, result) -> int:
-    if args.plot and result.success:
-        _plot(args, result)
     if args.json:
         print_json(result.as_dict())
         return 0 if result.success else 1

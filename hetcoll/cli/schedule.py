@@ -8,11 +8,12 @@ from pathlib import Path
 from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
+    add_scenario_parsers,
     output_path,
     print_json,
-    split_names,
+    resolve_scenario,
+    solve_scenario,
 )
-from hetcoll.cli.lp import _scenario  # the platform-file scenario defaults, shared with `lp`
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, positive_fraction
 
@@ -28,29 +29,10 @@ def register(subparsers) -> None:
         description="Solve the steady-state LP, decompose it into weighted reduction trees "
         "(or scatter paths), build the periodic schedule (period, edge-colouring into "
         "matchings, pipelining) and validate it by an exact run over K periods.")
-    # dest "lp_kind" is what hetcoll.cli.lp._scenario names in its messages.
-    kinds = parser.add_subparsers(dest="lp_kind", metavar="KIND", required=True)
-
-    reduce = kinds.add_parser(
-        "reduce", help="series of reduces to one target",
-        description="Periodic schedule of a series of reduces. Without --participants/"
-        "--target, the platform file's \"reduce\" scenario is used.")
-    reduce.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
-    reduce.add_argument("--participants",
-                        help="comma-separated owners of v_0, v_1, ... in operand order")
-    reduce.add_argument("--target", help="processor receiving the result")
-    _common_options(reduce)
-    reduce.set_defaults(func=run)
-
-    scatter = kinds.add_parser(
-        "scatter", help="series of scatters from one source",
-        description="Periodic schedule of a series of scatters. Without --source/--targets, "
-        "the platform file's \"scatter\" scenario is used.")
-    scatter.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
-    scatter.add_argument("--source", help="processor sending the messages")
-    scatter.add_argument("--targets", help="comma-separated receiving processors")
-    _common_options(scatter)
-    scatter.set_defaults(func=run)
+    add_scenario_parsers(parser, {
+        "reduce": "Periodic schedule of a series of reduces.",
+        "scatter": "Periodic schedule of a series of scatters.",
+    }, _common_options, run)
 
 
 def _common_options(parser: argparse.ArgumentParser) -> None:
@@ -76,19 +58,7 @@ def run(args) -> int:
     if args.periods is not None and args.periods < 1:
         raise InputError(f"--periods must be at least 1, got {args.periods}")
     platform = lp.read_platform(args.platform)
-    if args.lp_kind == "reduce":
-        participants, target = _scenario(args, platform, platform.reduce_defaults,
-                                         ("participants", "target"),
-                                         ("--participants", "--target"))
-        if isinstance(participants, str):
-            participants = split_names(participants, "--participants")
-        result = lp.steady_state_reduce_lp(platform, participants, target)
-    else:
-        source, targets = _scenario(args, platform, platform.scatter_defaults,
-                                    ("source", "targets"), ("--source", "--targets"))
-        if isinstance(targets, str):
-            targets = split_names(targets, "--targets")
-        result = lp.steady_state_scatter_lp(platform, source, targets)
+    result = solve_scenario(platform, args.kind, resolve_scenario(args, platform, args.kind))
     schedule = schedule_from_lp(result, fixed_period=fixed)
     periods = args.periods if args.periods is not None else schedule.depth + 10
     execution = execute_schedule(schedule, periods)
