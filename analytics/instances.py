@@ -32,7 +32,7 @@ from fractions import Fraction
 import sympy
 
 from analytics.bounds import DELTA, LOG2_PHI
-from analytics.lower_bounds import ceil_log2
+from analytics.lower_bounds import _count, ceil_log2
 from hetcoll.errors import InputError
 from hetcoll.exact import to_fraction
 from sim.trees import fibonacci_order
@@ -221,8 +221,7 @@ def theorem1_instance(n: int, d: object = 1, D: object = 2) -> TightInstance:
     RR 8315, section 4.1, proof of Theorem 1.
     """
     small, large = _costs(d, D)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise InputError(f"n must be an integer >= 2, got {n!r}")
+    n = _count(n)
     algorithms = ("binomial-stat", "tree-dyn") if n & (n - 1) == 0 else ("binomial-stat",)
     rounds = ceil_log2(n)
     return TightInstance("Theorem 1", n, small, large, Fraction(0), "upward", (), algorithms,

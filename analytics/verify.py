@@ -144,6 +144,14 @@ def _regime(regime: str) -> str:
     return regime
 
 
+def _check_budget(examples: int, n_max: int, n_min: int) -> None:
+    """InputError unless ``examples`` >= 1 and ``n_min`` <= ``n_max`` <= 8."""
+    if examples < 1:
+        raise InputError(f"examples must be >= 1, got {examples}")
+    if not n_min <= n_max <= 8:
+        raise InputError(f"n_max must be in {n_min}..8, got {n_max}")
+
+
 def random_instance(rng: np.random.Generator, n: int, regime: str, delta: object = 2
                     ) -> tuple[list[list[Fraction]], list[Fraction]]:
     """A random platform with d(i, j) in [1, Δ] (both ends attained) and c_i = c.
@@ -317,10 +325,7 @@ def verify_theorems(examples: int = 200, seed: int = 0, *, n_max: int = 7,
     InputError
         If ``examples`` < 1 or ``n_max`` is not in 2..8.
     """
-    if examples < 1:
-        raise InputError(f"examples must be >= 1, got {examples}")
-    if not 2 <= n_max <= 8:
-        raise InputError(f"n_max must be in 2..8, got {n_max}")
+    _check_budget(examples, n_max, 2)
     rng = np.random.default_rng(seed)
     checks = {(b.algorithm, b.regime): TheoremCheck(f"Theorem {b.theorem}", b.algorithm,
                                                     b.regime, b.text()) for b in TABLE1}
@@ -404,10 +409,7 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
     """
     from sim.marendic import SimplifiedModel, algorithm1
 
-    if examples < 1:
-        raise InputError(f"examples must be >= 1, got {examples}")
-    if not 1 <= n_max <= 8:
-        raise InputError(f"n_max must be in 1..8, got {n_max}")
+    _check_budget(examples, n_max, 1)
     rng = np.random.default_rng(seed)
     check = TheoremCheck("Marendic Lemma 1", "marendic-algorithm1", "tau=0", "1")
     for _ in range(examples):
