@@ -6,7 +6,9 @@ theirs with :func:`register_section` (they are imported after this one, see
 ``SUBCOMMAND_MODULES``).  Sections share a per-platform ``context`` dict, so a later
 section can reuse earlier results: the steady-state section stores its
 :class:`lp.SteadyStateResult` objects in ``context["lp"]`` keyed by scenario
-(``"scatter"``, ``"reduce"``).
+(``"scatter"``, ``"reduce"``); the periodic-schedule section builds a schedule from
+each of them, validates it with the exact executor and stores the
+:class:`lp.Schedule` objects in ``context["schedule"]``, keyed the same way.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetcoll.cli._common import add_json_flag, print_json
+from hetcoll.cli._common import SCENARIO_OPTIONS, add_json_flag, print_json, solve_scenario
 from hetcoll.errors import InputError
 
 __all__ = ["SECTIONS", "ReportSection", "register_section"]
 
 PLATFORM_SUFFIXES = (".json", ".graphml")
+
+#: The periodic-schedule section runs the executor over the pipeline depth plus this
+#: many periods of uses (the default of ``hetcoll schedule``).
+EXTRA_PERIODS = 10
 
 
 @dataclass(frozen=True)
@@ -58,16 +64,12 @@ def register_section(section: ReportSection) -> None:
 
 
 def _steady_state(platform, context: dict[str, Any]) -> list[dict[str, Any]] | None:
-    import lp
-
     results = {}
-    if platform.scatter_defaults is not None:
-        results["scatter"] = lp.steady_state_scatter_lp(
-            platform, platform.scatter_defaults["source"], platform.scatter_defaults["targets"])
-    if platform.reduce_defaults is not None:
-        results["reduce"] = lp.steady_state_reduce_lp(
-            platform, platform.reduce_defaults["participants"],
-            platform.reduce_defaults["target"])
+    for kind, defaults in (("scatter", platform.scatter_defaults),
+                           ("reduce", platform.reduce_defaults)):
+        if defaults is not None:
+            scenario = tuple(defaults[name] for name, *_ in SCENARIO_OPTIONS[kind])
+            results[kind] = solve_scenario(platform, kind, scenario)
     context["lp"] = results
     if not results:
         return None
@@ -110,13 +112,77 @@ register_section(ReportSection("steady_state", "Steady-state throughput (LP, LMR
                                _steady_state, _render_steady_state))
 
 
+def _periodic_schedule(platform, context: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Schedule every LP of ``context["lp"]`` and validate it over depth + 10 periods.
+
+    A row per scenario: ``scheduled`` False (with ``message``) when the LP gives no
+    schedule (no certified optimum, zero throughput); else the period, the numbers of
+    trees or paths (``components``) and matchings, the pipeline depth, and the
+    executor's verdict: ``valid`` (False, with the violation as ``message``, when it
+    finds a conflict), ``efficiency`` (float) and ``efficiency_exact`` (``"p/q"``).
+    """
+    import lp
+
+    schedules = {}
+    rows = []
+    for scenario, result in context.get("lp", {}).items():
+        row: dict[str, Any] = {"scenario": scenario}
+        rows.append(row)
+        try:
+            schedule = lp.schedule_from_lp(result)
+        except InputError as error:
+            row |= {"scheduled": False, "valid": None, "message": str(error)}
+            continue
+        schedules[scenario] = schedule
+        periods = schedule.depth + EXTRA_PERIODS
+        row |= {"scheduled": True, "period": schedule.period,
+                "throughput_exact": schedule.throughput_exact,
+                "component_kind": "trees" if schedule.kind == "reduce" else "paths",
+                "components": schedule.n_components, "matchings": len(schedule.matchings),
+                "depth": schedule.depth, "periods": periods}
+        try:
+            execution = lp.execute_schedule(schedule, periods)
+        except lp.ScheduleViolation as error:
+            row |= {"valid": False, "message": str(error), "efficiency": None,
+                    "efficiency_exact": None}
+            continue
+        row |= {"valid": execution.success, "message": execution.message,
+                "efficiency": float(execution.efficiency),
+                "efficiency_exact": execution.efficiency}
+    context["schedule"] = schedules
+    return rows or None
+
+
+def _render_periodic_schedule(rows: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for row in rows:
+        if not row["scheduled"]:
+            lines.append(f"{row['scenario']}: no schedule: {row['message']}")
+            continue
+        what = row["component_kind"] if row["components"] != 1 else row["component_kind"][:-1]
+        matchings = f"{row['matchings']} matching{'s' if row['matchings'] != 1 else ''}"
+        lines.append(f"{row['scenario']}: period {row['period']}, {row['components']} {what}, "
+                     f"{matchings}, pipeline depth {row['depth']}")
+        verdict = row["message"] if row["valid"] else f"INVALID: {row['message']}"
+        efficiency = ("" if row["efficiency"] is None
+                      else f"; efficiency {row['efficiency']:.4f}")
+        lines.append(f"    executor, {row['periods']} periods: {verdict}{efficiency}")
+    return lines
+
+
+register_section(ReportSection("periodic_schedule", "Periodic schedule (exactly validated)",
+                               _periodic_schedule, _render_periodic_schedule))
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "report", help="report on platforms: solve every bundled scenario",
         description="Report on every platform file given (directories are searched for "
         "*.json and *.graphml): for each scenario in the file (its \"scatter\" and "
         "\"reduce\" keys), the optimal steady-state throughput, exact when certified, "
-        "and the top bottleneck.")
+        "and the top bottleneck; then the periodic schedule built from it (period, trees "
+        "or paths, matchings), validated by an exact run over the pipeline depth + "
+        f"{EXTRA_PERIODS} periods.")
     parser.add_argument("paths", nargs="+", metavar="DIR_OR_FILE",
                         help="platform files, or directories holding them")
     add_json_flag(parser)
