@@ -91,6 +91,14 @@ def run(args) -> int:
     return _exact(args, algorithms)
 
 
+def _gamma(sim, mean: float, cv: float, kind: str):
+    """``sim.Gamma(mean, cv)``, with errors naming the flags they came from."""
+    try:
+        return sim.Gamma(mean, cv)
+    except InputError as error:
+        raise InputError(f"--mu-{kind} {mean:g} / --cv-{kind} {cv:g}: {error}") from None
+
+
 def _monte_carlo(args, algorithms) -> int:
     import sim
 
@@ -102,11 +110,8 @@ def _monte_carlo(args, algorithms) -> int:
     cv_comp = cv_comm if args.cv_comp is None else args.cv_comp
     levels = (0.1, 0.5, 0.9) if args.quantiles is None else tuple(
         float(to_fraction(q, "--quantiles")) for q in split_names(args.quantiles, "--quantiles"))
-    try:
-        comm = sim.Gamma(mu_comm, cv_comm)
-        comp = sim.Gamma(mu_comp, cv_comp)
-    except InputError as error:
-        raise InputError(f"--mu-comm/--cv-comm/--mu-comp/--cv-comp: {error}") from None
+    comm = _gamma(sim, mu_comm, cv_comm, "comm")
+    comp = _gamma(sim, mu_comp, cv_comp, "comp")
     if comp.mean == 0:
         comp = None
     summaries = sim.monte_carlo(
