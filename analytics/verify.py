@@ -145,11 +145,21 @@ def _regime(regime: str) -> str:
 
 
 def _check_budget(examples: int, n_max: int, n_min: int) -> None:
-    """InputError unless ``examples`` >= 1 and ``n_min`` <= ``n_max`` <= 8."""
+    """InputError unless ``examples`` >= 1 and ``n_min`` <= ``n_max`` <= 8 (integers)."""
+    for name, value in (("examples", examples), ("n_max", n_max)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise InputError(f"{name} must be an integer, got {value!r}")
     if examples < 1:
         raise InputError(f"examples must be >= 1, got {examples}")
     if not n_min <= n_max <= 8:
         raise InputError(f"n_max must be in {n_min}..8, got {n_max}")
+
+
+def _rng(seed: object) -> np.random.Generator:
+    """numpy Generator for ``seed``; InputError unless it is an integer >= 0."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InputError(f"seed must be a non-negative integer, got {seed!r}")
+    return np.random.default_rng(int(seed))
 
 
 def random_instance(rng: np.random.Generator, n: int, regime: str, delta: object = 2
@@ -323,10 +333,10 @@ def verify_theorems(examples: int = 200, seed: int = 0, *, n_max: int = 7,
     Raises
     ------
     InputError
-        If ``examples`` < 1 or ``n_max`` is not in 2..8.
+        If ``examples`` < 1, ``n_max`` is not in 2..8 or ``seed`` < 0.
     """
     _check_budget(examples, n_max, 2)
-    rng = np.random.default_rng(seed)
+    rng = _rng(seed)
     checks = {(b.algorithm, b.regime): TheoremCheck(f"Theorem {b.theorem}", b.algorithm,
                                                     b.regime, b.text()) for b in TABLE1}
     jobs = [(regime, int(rng.integers(2, n_max + 1)), DELTAS[int(rng.integers(len(DELTAS)))])
@@ -379,7 +389,7 @@ def worst_ratio(algorithm: str, regime: str, delta: object, *, examples: int = 1
     >>> worst_ratio("tree-dyn", "c=0", 3, examples=20, n_max=3)[0]
     Fraction(3, 1)
     """
-    rng = np.random.default_rng(seed)
+    rng = _rng(seed)
     worst: tuple[Fraction, tuple[list, list]] = (Fraction(0), ([], []))
     for _ in range(examples):
         instance = random_instance(rng, int(rng.integers(n_min, n_max + 1)), regime, delta)
@@ -405,12 +415,12 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
     Raises
     ------
     InputError
-        If ``examples`` < 1 or ``n_max`` is not in 1..8.
+        If ``examples`` < 1, ``n_max`` is not in 1..8 or ``seed`` < 0.
     """
     from sim.marendic import SimplifiedModel, algorithm1
 
     _check_budget(examples, n_max, 1)
-    rng = np.random.default_rng(seed)
+    rng = _rng(seed)
     check = TheoremCheck("Marendic Lemma 1", "marendic-algorithm1", "tau=0", "1")
     for _ in range(examples):
         n = int(rng.integers(1, n_max + 1))

@@ -137,6 +137,14 @@ def test_cli_optimum(tmp_path, capsys):
     (["bounds", "--n", "1"], "n must be"),
     (["bounds", "--delta", "x"], "--delta"),
     (["verify", "--examples", "0"], "examples"),
+    (["verify", "--examples", "1", "--seed", "-1"], "seed"),
+    (["verify", "--n-max", "9"], "n_max"),
+    (["verify", "--n-max", "1"], "n_max"),
+    (["bounds", "--delta", "nan"], "--delta"),
+    (["bounds", "--delta", "inf"], "--delta"),
+    (["bounds", "--delta", "-2"], "Delta"),
+    (["bounds", "--n", "0"], "n must be"),
+    (["bounds", "--json", "--latex"], "--latex"),
     (["optimum", "--costs", "/nonexistent/costs.json"], "No such file"),
 ])
 def test_cli_errors_are_one_line(argv, words, capsys):
@@ -150,3 +158,34 @@ def test_cli_optimum_bad_matrix(tmp_path, capsys):
     path.write_text(json.dumps({"comm": [[0, 1], [-1, 0]], "comp": [0, 0]}))
     assert main(["optimum", "--costs", str(path)]) == 2
     assert "P1->P0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, extra, words", [
+    ("{bad", [], "not valid JSON"),
+    ("[]", [], "JSON object"),
+    ('{"comm": [], "comp": []}', [], "comm"),
+    ('{"comm": [[0, NaN], [1, 0]], "comp": [0, 0]}', [], "P0->P1"),
+    ('{"comm": [[0, Infinity], [1, 0]], "comp": [0, 0]}', [], "P0->P1"),
+    ('{"comm": [[0, true], [1, 0]], "comp": [0, 0]}', [], "P0->P1"),
+    ('{"comm": [[0, 1], [1, 0]], "comp": [0, "x"]}', [], "P1"),
+    ('{"comm": [[0, 1], [1, 0]], "comp": [0, 0], "start_times": [0, -1]}', [], "P1"),
+    ('{"comm": [[0, 1], [1, 0]], "comp": [0, 0], "start_times": "ab"}', [], "start_times"),
+    ('{"comm": [[0, 1], [1, 0]], "comp": [0, 0], "color": 1}', [], "color"),
+    ('{"comm": [[0, 1], [1, 0]], "comp": [0, 0]}', ["--root", "2"], "root"),
+    ('{"comm": [[0, 1], [1, 0]], "comp": [0, 0]}', ["--root", "-1"], "root"),
+    ('{"comm": ' + json.dumps([[1] * 13] * 13) + ', "comp": ' + json.dumps([0] * 13) + "}",
+     [], "at most 12"),
+])
+def test_cli_optimum_bad_files_are_one_line(tmp_path, capsys, text, extra, words):
+    path = tmp_path / "costs.json"
+    path.write_text(text)
+    assert main(["optimum", "--costs", str(path), *extra]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_library_budget_and_seed_checks():
+    for call in (lambda: verify_theorems(1, seed=-1), lambda: verify_theorems("3"),
+                 lambda: verify_theorems(1, n_max=2.5)):
+        with pytest.raises(InputError):
+            call()
