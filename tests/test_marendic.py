@@ -1,6 +1,7 @@
 """Marendić et al.'s Algorithm 1 and Lemma 1 (section 3)."""
 
 from fractions import Fraction
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,33 @@ from sim import MatrixCosts
 from sim.marendic import SimplifiedModel, algorithm1
 
 TIMES = st.lists(st.integers(0, 12).map(lambda t: Fraction(t, 2)), min_size=1, max_size=7)
+SMALL_TIMES = st.lists(st.integers(0, 12).map(lambda t: Fraction(t, 2)), min_size=1, max_size=6)
 PSI = st.integers(1, 6).map(lambda p: Fraction(p, 2))
+
+
+def brute_force_merges(starts, psi, tau=0):
+    """Reference optimum of the (psi, tau) model, independent of hetcoll's DP.
+
+    The state is the multiset of ready times of the processes still holding a
+    subresult; a merge of a (ready at a) into b (ready at b) removes a and makes
+    b ready at max(a + tau, b) + psi (Marendic et al., Figs. 1 and 2).  Every
+    sequence of merges is tried: every tree and every order of receptions.
+    """
+    @cache
+    def best(times):
+        if len(times) == 1:
+            return times[0]
+        result = None
+        for a in range(len(times)):
+            for b in range(len(times)):
+                if a != b:
+                    rest = [t for k, t in enumerate(times) if k not in (a, b)]
+                    merged = max(times[a] + tau, times[b]) + psi
+                    value = best(tuple(sorted([*rest, merged])))
+                    result = value if result is None else min(result, value)
+        return result
+
+    return best(tuple(sorted(Fraction(t) for t in starts)))
 
 
 @settings(max_examples=60)
@@ -21,6 +48,33 @@ def test_lemma1_algorithm1_is_optimal_without_tau(starts, psi):
     """Lemma 1: under the simplified model (tau = 0) Algorithm 1 is optimal."""
     assert algorithm1(starts, SimplifiedModel(psi)).makespan == \
         simplified_model_optimum(starts, psi).makespan
+
+
+@settings(max_examples=60)
+@given(SMALL_TIMES, PSI)
+def test_lemma1_against_brute_force(starts, psi):
+    """Lemma 1 against an optimum that does not use hetcoll's DP."""
+    assert algorithm1(starts, SimplifiedModel(psi)).makespan == brute_force_merges(starts, psi)
+
+
+@settings(max_examples=40)
+@given(SMALL_TIMES, PSI, st.integers(0, 4).map(lambda t: Fraction(t, 2)))
+def test_simplified_model_optimum_equals_brute_force(starts, psi, tau):
+    assert simplified_model_optimum(starts, psi, tau).makespan == \
+        brute_force_merges(starts, psi, tau)
+
+
+def test_lemma1_hand_solved():
+    # Four processes ready at 0, psi = 1: two rounds of pairwise merges, 2.
+    assert algorithm1([0, 0, 0, 0], SimplifiedModel(1)).makespan == 2
+    # Ready at 0, 1, 2, 3, psi = 1: P0 -> P1 (ends 2), P1 -> P2 (ends 3),
+    # P2 -> P3 (ends 4): a chain, each merge when the receiver is ready anyway.
+    result = algorithm1([0, 1, 2, 3], SimplifiedModel(1))
+    assert result.makespan == 4
+    assert [(m.sender, m.receiver, m.end) for m in result.merges] == [(0, 1, 2), (1, 2, 3),
+                                                                      (2, 3, 4)]
+    # one very late process: everything else is merged by then, then one merge
+    assert algorithm1([0, 0, 0, 0, 100], SimplifiedModel(1)).makespan == 101
 
 
 @settings(max_examples=30)
@@ -46,7 +100,7 @@ def test_tau_counterexample_figures_3_and_4():
     # Fig. 4's idea, by hand: P0 -> P2 (max(3, 4)+3 = 7), P1 -> P3 (max(4, 5)+3 = 8),
     # P4 -> P2 (max(7, 7)+3 = 10), P3 -> P2 (max(10, 10)+3 = 13).
     optimum = simplified_model_optimum(starts, psi, tau)
-    assert optimum.makespan == 13
+    assert optimum.makespan == 13 == brute_force_merges(starts, psi, tau)
 
 
 def test_hand_example_and_single_process():
