@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,6 +39,21 @@ def test_dp_equals_brute_force(instance, noncommutative):
     assert result.makespan == brute
     # the returned tree really achieves it
     assert evaluate_tree(comm, comp, result.children, result.root)[0] == result.makespan
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_dp_equals_brute_force_at_n5(seed):
+    # n = 5 exactly (the limit), on a fine grid with heterogeneous c_i, so
+    # that ties are rare and the order of receptions matters.
+    rng = np.random.default_rng(seed)
+    comm = [[Fraction(0) if i == j else Fraction(int(rng.integers(1, 25)), 4) for j in range(5)]
+            for i in range(5)]
+    comp = [Fraction(int(rng.integers(0, 9)), 4) for _ in range(5)]
+    for noncommutative in (False, True):
+        brute, root, children = brute_force_optimum(comm, comp, noncommutative=noncommutative)
+        result = clairvoyant_optimum(comm, comp, noncommutative=noncommutative)
+        assert result.makespan == brute
+        assert evaluate_tree(comm, comp, children, root)[0] == brute
 
 
 @settings(max_examples=25)
