@@ -189,11 +189,24 @@ def _check_scenario(platform: Platform, scenario: object, key: str,
         raise InputError(f'"{key}" scenario has unknown field {sorted(unknown)[0]!r}')
     for name in fields:
         value = scenario[name]
-        names = value if isinstance(value, list) else [value]
-        if isinstance(value, list) and not value:
-            raise InputError(f'"{key}" scenario: {name} is empty')
+        if name in _LIST_FIELDS:
+            if not isinstance(value, list):
+                raise InputError(f'"{key}" scenario: {name} must be a list of processor '
+                                 f'names, got {value!r}')
+            if not value:
+                raise InputError(f'"{key}" scenario: {name} is empty')
+            names = value
+        else:
+            if not isinstance(value, str):
+                raise InputError(f'"{key}" scenario: {name} must be one processor name, '
+                                 f'got {value!r}')
+            names = [value]
         for item in names:
             platform.require(item, f'"{key}" scenario {name}')
+
+
+#: Scenario fields that hold a list of processor names (the others hold one name).
+_LIST_FIELDS = frozenset({"targets", "participants"})
 
 
 # --- dict / JSON -------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Platform model: validation errors (API and CLI), JSON/GraphML/networkx round trips."""
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -85,12 +86,31 @@ BAD_PLATFORMS = [
     (edit(["scatter"], {"source": "Z", "targets": ["A"]}), "scatter\" scenario source 'Z'"),
     (edit(["reduce"], {"participants": [], "target": "A"}), "participants is empty"),
     (edit(["reduce"], {"participants": ["A"]}), "lacks the field 'target'"),
+    # Wrong JSON types name the field (audit: a string of targets or a list as the
+    # source used to be accepted when read, and failed later without the file name).
+    (edit(["scatter"], {"source": "A", "targets": "B"}),
+     "\"scatter\" scenario: targets must be a list of processor names, got 'B'"),
+    (edit(["scatter"], {"source": ["A"], "targets": ["B"]}),
+     "\"scatter\" scenario: source must be one processor name, got ['A']"),
+    (edit(["reduce"], {"participants": ["A", "B"], "target": 3}),
+     "\"reduce\" scenario: target must be one processor name, got 3"),
+    (edit(["reduce"], {"participants": ["A", 3], "target": "A"}),
+     "\"reduce\" scenario participants 3 is not a processor"),
+    (edit(["links", 1, "cost"], True), "cost of link B->C must be a number, got True"),
+    (edit(["links", 1, "cost"], [1]), "cost of link B->C must be a number, got list [1]"),
+    (edit(["links", 1, "cost"], "1/0"), "cost of link B->C is not a number: '1/0'"),
+    (edit(["processors", 1, "compute"], {}), "compute cost of processor B must be a number"),
+    (edit(["processors", 1, "name"], 5), 'processors[1] needs a non-empty string "name"'),
+    (edit(["processors"], "x"), "platform field 'processors' must be a list"),
+    (edit(["links", 0], "x"), "links[0] must be an object"),
+    (edit(["links", 0, "bidirectional"], "yes"), 'links[0] field "bidirectional" must be true'),
+    (edit(["description"], 5), 'platform "description" must be a string'),
 ]
 
 
 @pytest.mark.parametrize(("data", "message"), BAD_PLATFORMS)
 def test_invalid_platforms_name_the_culprit(data, message):
-    with pytest.raises(InputError, match=message.replace("(", r"\(")) as error:
+    with pytest.raises(InputError, match=re.escape(message)) as error:
         platform_from_dict(data)
     assert "\n" not in str(error.value)
 
