@@ -1,6 +1,7 @@
 """Decomposition of exact LP solutions into trees and paths: hand-solved cases."""
 
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 
@@ -40,7 +41,8 @@ def test_two_processor_hand_case_gives_the_two_trees_of_notes():
 
 
 def test_two_processor_example_file_through_the_lp():
-    platform = lp.read_platform("examples/two_processor.json")
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    platform = lp.read_platform(examples / "two_processor.json")
     result = lp.steady_state_reduce_lp(platform, ["P0", "P1"], "P0")
     assert result.throughput_exact == 1
     trees = decompose_reduce_flows(result.flows_exact, result.tasks_exact, ["P0", "P1"], "P0")

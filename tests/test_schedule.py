@@ -1,8 +1,8 @@
 """Periodic schedules: the hand-solved case, fixed period, JSON, Gantt, bundled examples."""
 
-import glob
 import json
 from fractions import Fraction as F
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -14,6 +14,10 @@ from lp.executor import execute_schedule
 from lp.schedule import periodic_schedule, schedule_from_lp, schedule_gantt
 
 matplotlib.use("Agg")
+
+# Absolute: a relative glob would collect no example (and pass) outside the repository root.
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+BUNDLED = sorted(str(p) for p in [*EXAMPLES.glob("*.json"), *EXAMPLES.glob("*.graphml")])
 
 # NOTES.md §1 hand case: links of cost 1, w(P0) = 3, w(P1) = 3/2.
 TREE_AT_P0 = ReductionTree(F(1, 3), (Transfer("P1", "P0", (1, 1)),), (Task("P0", (0, 0, 1)),))
@@ -44,7 +48,7 @@ def test_two_processor_period_three():
 
 
 def test_two_processor_from_the_example_file():
-    platform = lp.read_platform("examples/two_processor.json")
+    platform = lp.read_platform(EXAMPLES / "two_processor.json")
     schedule = schedule_from_lp(lp.steady_state_reduce_lp(platform, ["P0", "P1"], "P0"))
     assert schedule.period == 3
     assert sorted(c.weight for c in schedule.components) == [F(1, 3), F(2, 3)]
@@ -121,8 +125,14 @@ def test_gantt_has_one_row_per_busy_port_and_processor():
     matplotlib.pyplot.close(ax.figure)
 
 
-@pytest.mark.parametrize("path", sorted(glob.glob("examples/*.json")
-                                        + glob.glob("examples/*.graphml")))
+def test_every_example_is_collected():
+    assert len(BUNDLED) >= 5
+    assert {Path(p).name for p in BUNDLED} >= {"two_processor.json", "ring_with_chord.graphml",
+                                             "scatter_counterexample.json",
+                                             "reduce_counterexample.json"}
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: Path(p).name)
 def test_every_bundled_example_schedule_is_validated(path):
     platform = lp.read_platform(path)
     assert platform.reduce_defaults or platform.scatter_defaults

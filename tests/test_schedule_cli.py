@@ -4,12 +4,15 @@ import json
 import subprocess
 import sys
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 
 from hetcoll.cli import main
 
-TWO = "examples/two_processor.json"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+TWO = str(EXAMPLES / "two_processor.json")
+SITES = str(EXAMPLES / "two_sites.json")
 
 
 def run_json(capsys, *argv):
@@ -44,15 +47,15 @@ def test_fixed_period_reports_loss_and_bound(capsys):
 
 def test_text_output_and_gantt(tmp_path, capsys):
     chart = tmp_path / "period.png"
-    assert main(["schedule", "scatter", "examples/two_sites.json", "--gantt", str(chart)]) == 0
+    assert main(["schedule", "scatter", SITES, "--gantt", str(chart)]) == 0
     out = capsys.readouterr().out
     assert "scatter schedule: period 140, throughput 23/140" in out
     assert "schedule valid" in out
     assert chart.stat().st_size > 10_000
     # Never overwrite without --force.
-    assert main(["schedule", "scatter", "examples/two_sites.json", "--gantt", str(chart)]) == 2
+    assert main(["schedule", "scatter", SITES, "--gantt", str(chart)]) == 2
     assert "exists; add --force" in capsys.readouterr().err
-    assert main(["schedule", "scatter", "examples/two_sites.json", "--gantt", str(chart),
+    assert main(["schedule", "scatter", SITES, "--gantt", str(chart),
                  "--force"]) == 0
 
 

@@ -68,6 +68,56 @@ def components_of(result):
     return decompose_scatter_flows(result.flows_exact, result.source, result.targets)
 
 
+def evaluate_tree(tree, participants, target):
+    """Run a reduction tree symbolically, independently of ``lp.decomposition``.
+
+    Tokens (processor, interval) start at the owners; a transfer moves a token, a task
+    T(k,l,m) on P consumes v[k,l] and v[l+1,m] held by P (in that operand order) and
+    makes v[k,m] there.  Every operation must fire exactly once, in some causal order,
+    and leave exactly v[0,N] on the target.  Raises AssertionError otherwise.
+    """
+    n_last = len(participants) - 1
+    held = {(name, (k, k)) for k, name in enumerate(participants)}
+    pending = [("send", t) for t in tree.transfers] + [("task", t) for t in tree.tasks]
+    assert tree.weight > 0
+    def fire(kind, op):
+        """Run ``op`` if its inputs are held; return what it makes, else None."""
+        if kind == "send":
+            if (op.sender, op.value) not in held:
+                return None
+            assert op.sender != op.receiver
+            held.remove((op.sender, op.value))
+            return op.receiver, op.value
+        k, split, m = op.task
+        assert 0 <= k <= split < m <= n_last
+        left, right = (op.processor, (k, split)), (op.processor, (split + 1, m))
+        if left not in held or right not in held:
+            return None
+        held.difference_update({left, right})
+        return op.processor, (k, m)
+
+    while pending:
+        index, made = next(((i, made) for i, op in enumerate(pending)
+                            if (made := fire(*op)) is not None), (None, None))
+        assert made is not None, f"operations never enabled: {pending}"
+        assert made not in held, f"{made} held twice"
+        held.add(made)
+        del pending[index]
+    assert held == {(target, (0, n_last))}, held
+
+
+def evaluate_path(path, source):
+    """A scatter path: a chain of sends of m_target from the source to the target."""
+    assert path.weight > 0
+    at, seen = source, {source}
+    for transfer in path.transfers:
+        assert transfer.value == path.target and transfer.sender == at
+        at = transfer.receiver
+        assert at not in seen
+        seen.add(at)
+    assert at == path.target
+
+
 @settings(max_examples=60)
 @given(scenarios())
 def test_decomposition_sums_exactly_to_the_cycle_free_lp_solution(scenario):
@@ -101,12 +151,14 @@ def test_decomposition_sums_exactly_to_the_cycle_free_lp_solution(scenario):
         assert sum(c.weight for c in components) == result.throughput_exact
         for tree in components:
             validate_reduction_tree(tree, result.participants, result.target)
+            evaluate_tree(tree, result.participants, result.target)
     else:
         for target in result.targets:
             assert sum(p.weight for p in components if p.target == target) \
                 == result.throughput_exact
         for path in components:
             validate_scatter_path(path, result.source)
+            evaluate_path(path, result.source)
     # Polynomially many: each extraction zeroes a variable.
     assert len(components) <= len(cancelled) + len(result.tasks_exact or {})
 
@@ -167,6 +219,17 @@ def test_fixed_period_bound_holds_and_runs(scenario, fixed):
     schedule = periodic_schedule(components, result.transfer_time, result.task_time,
                                  fixed_period=fixed, **roles)
     assert schedule.period == fixed
+    # r(t) = floor(weight(t) x TF) uses per fixed period, recomputed here by hand.
+    uses = [(c.weight * fixed).numerator // (c.weight * fixed).denominator
+            for c in components]
+    assert list(schedule.uses) == uses
+    if result.kind == "reduce":  # every use of a tree completes one reduce
+        expected = F(sum(uses)) / fixed
+    else:  # a scatter is complete when its slowest target has its message
+        expected = min(F(sum(u for c, u in zip(components, uses, strict=True)
+                               if c.target == target)) / fixed for target in result.targets)
+    assert schedule.throughput_exact == expected
+    assert schedule.loss == result.throughput_exact - expected
     assert 0 <= schedule.loss <= F(len(components)) / fixed
     assert schedule.lp_throughput == result.throughput_exact
     run = execute_schedule(schedule, schedule.depth + 1)
