@@ -59,7 +59,21 @@ def test_theorem1_tree_dyn_is_faster_when_n_is_not_a_power_of_two():
     assert sim.simulate("tree-dyn", instance.comm_matrix(), instance.comp()).makespan == 7
 
 
-@pytest.mark.parametrize("m", [1, 2, 3, 4, 6, 8, 10])
+# k + 1 for n = 2^m, typed by hand from F_1..F_19 = 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89,
+# 144, 233, 377, 610, 987, 1597, 2584, 4181: k + 2 is the first index with F >= n.
+FIB_K_PLUS_1 = {1: 2, 2: 4, 3: 5, 4: 7, 5: 8, 6: 10, 7: 11, 8: 13, 9: 14, 10: 16, 11: 17,
+                12: 18}
+
+
+def k_plus_1(n):
+    """k + 1, k the smallest order with F_(k+2) >= n (a loop, not sim.fibonacci_order)."""
+    previous, current, index = 1, 1, 2
+    while current < n:
+        previous, current, index = current, previous + current, index + 1
+    return index - 1
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 4, 6, 8, 10, 12])
 def test_theorem4_instance_makespans(m):
     n, d, big = 2**m, Fraction(1), Fraction(5, 2)
     instance = theorem4_instance(n, d, big)
@@ -68,7 +82,9 @@ def test_theorem4_instance_makespans(m):
     # optimum (k+1)d: the Fibonacci lower bound, reached by Fibonacci-stat on the
     # mirrored platform (Bar-Noy et al.'s tree with upward links only)
     witness = sim.simulate("fibonacci-stat", instance.mirrored().cost_model()).makespan
-    assert witness == fibonacci_lower_bound(n, d, d) == instance.optimum
+    assert witness == FIB_K_PLUS_1[m] * d == fibonacci_lower_bound(n, d, d) == instance.optimum
+    # the simulated ratio is the closed form the large-n check uses
+    assert m * (big + d) / witness == theorem4_ratio(m, big / d)
     assert instance.ratio == theorem4_ratio(m, big / d)
     if n <= 8:
         assert clairvoyant_optimum(instance.comm_matrix(), instance.comp()).makespan == \
@@ -78,6 +94,17 @@ def test_theorem4_instance_makespans(m):
 def test_theorem4_converges_to_its_limit():
     limit = float(theorem4_limit(2))
     assert limit == pytest.approx(LOG2_PHI * 3, rel=1e-14)
+    # The closed form m(Delta+1)/(k+1) (checked against the simulator up to
+    # n = 2^12 above) against an independent Fibonacci loop, far beyond.
+    for m in (*range(1, 13), 50, 103, 104, 200):
+        assert theorem4_ratio(m, 2) == Fraction(3 * m, k_plus_1(2**m))
+    assert [k_plus_1(2**m) for m in range(1, 13)] == list(FIB_K_PLUS_1.values())
+    # Convergence is slow, O(1/log2 n), from below: within 1% from n = 2^104 on
+    # (the gap is not monotone: 1.34% at m = 50, 1.79% at m = 60).
+    ratios = {m: 3 * m / k_plus_1(2**m) for m in range(1, 301)}
+    assert all(ratios[m] < limit for m in ratios)
+    assert abs(ratios[103] / limit - 1) >= 0.01
+    assert all(abs(ratios[m] / limit - 1) < 0.01 for m in range(104, 301))
     gaps = {m: abs(float(theorem4_ratio(m, 2)) / limit - 1) for m in (3, 10, 30, 100, 200)}
     assert gaps[10] < gaps[3]
     assert gaps[100] < 0.01 and gaps[200] < 0.01  # within 1% at large n
