@@ -66,11 +66,29 @@ def test_text_output_and_gantt(tmp_path, capsys):
     (["scatter", TWO, "--periods", "0"], "--periods"),
     (["scatter", TWO, "--gantt", "chart.txt"], ".png"),
     (["scatter", "examples/no_such_file.json"], "no_such_file"),
+    (["reduce", TWO, "--fixed-period", "0"], "--fixed-period must be positive, got 0"),
+    (["reduce", TWO, "--fixed-period", "nan"], "--fixed-period is not a number: 'nan'"),
+    (["reduce", TWO, "--fixed-period", "inf"], "--fixed-period is not a number: 'inf'"),
+    (["scatter", TWO, "--fixed-period", "1/0"], "--fixed-period is not a number: '1/0'"),
+    (["scatter", TWO, "--periods", "-4"], "--periods must be at least 1, got -4"),
+    (["scatter", TWO, "--source", "P1", "--targets", "P1"], "target 'P1' is the source itself"),
+    (["scatter", TWO, "--source", "P0", "--targets", ""], "--targets: expected a non-empty"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, culprit):
     assert main(["schedule", *argv]) == 2
     err = capsys.readouterr().err
     assert culprit in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["reduce", TWO, "--periods", "x"],
+                                  ["reduce", TWO, "--periods", "2.5"],
+                                  ["scatter", TWO, "--no-such-flag"]])
+def test_usage_errors_are_one_line_and_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as stop:
+        main(["schedule", *argv])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("hetcoll") and "error:" in err
 
 
 def test_help_and_console_entry_point():
