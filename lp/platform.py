@@ -238,6 +238,11 @@ def platform_from_dict(data: Mapping[str, Any]) -> Platform:
     ...                         "links": [{"from": "A", "to": "B", "cost": "1/3"}]})
     >>> p.link_cost("A", "B")
     Fraction(1, 3)
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Platform model": c(j, k) is the time to send
+    one unit-size message on link j -> k, w the time of one reduction task.
     """
     if not isinstance(data, Mapping):
         raise InputError(f"a platform must be a JSON object, got {type(data).__name__}")
@@ -307,11 +312,30 @@ def platform_to_dict(platform: Platform) -> dict[str, Any]:
 
     Round trip: ``platform_from_dict(platform_to_dict(p)) == p``.
 
+    Parameters
+    ----------
+    platform : Platform
+
+    Returns
+    -------
+    dict
+        ``"processors"``, ``"links"`` and, when set, ``"description"``, ``"scatter"``,
+        ``"reduce"``; integers stay ints, other numbers become ``"p/q"`` strings.
+
+    Raises
+    ------
+    None
+        A :class:`Platform` is validated when built, so it always converts.
+
     Examples
     --------
     >>> p = platform_from_dict({"processors": [{"name": "A", "compute": 0.5}], "links": []})
     >>> platform_to_dict(p)
     {'processors': [{'name': 'A', 'compute': '1/2'}], 'links': []}
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Platform model"; NOTES.md §1.
     """
     data: dict[str, Any] = {}
     if platform.description:
@@ -358,6 +382,10 @@ def platform_from_networkx(graph: nx.Graph) -> Platform:
     >>> g.add_edge("A", "B", cost="1/2")
     >>> platform_from_networkx(g).link_cost("A", "B")
     Fraction(1, 2)
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Platform model"; NOTES.md §1.
     """
     if graph.is_multigraph():
         raise InputError("multigraphs are not supported: give one link per ordered pair")
@@ -405,6 +433,15 @@ def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGrap
     >>> p = read_platform("examples/two_processor.json")
     >>> platform_to_networkx(p, exact=False).edges["P0", "P1"]["cost"]
     1.0
+
+    Raises
+    ------
+    None
+        A :class:`Platform` is validated when built, so it always converts.
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Platform model"; NOTES.md §1.
     """
     convert = (lambda x: x) if exact else float
     graph = nx.DiGraph(description=platform.description)
@@ -425,11 +462,23 @@ def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGrap
 def read_platform(path: str | Path) -> Platform:
     """Read a platform from a ``.json`` or ``.graphml`` file.
 
+    Parameters
+    ----------
+    path : str or Path
+        A ``.json`` file in the format of this module's docstring, or a ``.graphml``
+        file (see :func:`platform_from_networkx`); the suffix chooses the reader.
+
+    Returns
+    -------
+    Platform
+        Validated, numbers exact; the file's ``"scatter"`` / ``"reduce"`` scenarios
+        become :attr:`Platform.scatter_defaults` / :attr:`Platform.reduce_defaults`.
+
     Raises
     ------
     InputError
-        If the file is malformed, its extension unknown, or the platform invalid; the
-        message starts with the file name.
+        If the file is not UTF-8 text, is malformed, its extension is unknown, or the
+        platform is invalid; the message starts with the file name.
     OSError
         If the file cannot be read.
 
@@ -437,12 +486,20 @@ def read_platform(path: str | Path) -> Platform:
     --------
     >>> read_platform("examples/ring_with_chord.graphml").link_cost("R0", "R3")
     Fraction(1, 4)
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Platform model" (G = (V, E, c)); NOTES.md §1.
     """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".json", ".graphml"):
         raise InputError(f"{path}: unknown platform format {suffix!r} (use .json or .graphml)")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:  # a ValueError, not an OSError
+        raise InputError(f"{path}: not a UTF-8 text file (byte {error.start}: "
+                         f"{error.reason})") from None
     try:
         if suffix == ".json":
             try:
@@ -462,6 +519,19 @@ def read_platform(path: str | Path) -> Platform:
 def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = False) -> None:
     """Write ``platform`` to a ``.json`` or ``.graphml`` file (exact numbers as ``"p/q"``).
 
+    Parameters
+    ----------
+    platform : Platform
+    path : str or Path
+        The suffix (``.json`` or ``.graphml``) chooses the format.
+    overwrite : bool, optional
+        Replace an existing file (default False: refuse).
+
+    Returns
+    -------
+    None
+        :func:`read_platform` reads the file back to an equal platform.
+
     Raises
     ------
     InputError
@@ -474,6 +544,10 @@ def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = Fa
     >>> write_platform(read_platform("examples/two_sites.json"), path)
     >>> len(read_platform(path).links)
     28
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Platform model"; NOTES.md §1.
     """
     path = Path(path)
     suffix = path.suffix.lower()

@@ -138,6 +138,13 @@ def test_malformed_json_and_graphml(tmp_path, capsys):
     (tmp_path / "bad.graphml").write_text("<graphml><node")
     with pytest.raises(InputError, match="bad.graphml: malformed GraphML"):
         read_platform(tmp_path / "bad.graphml")
+    # Not UTF-8 (a UnicodeDecodeError is a ValueError, not an OSError): one line, exit 2.
+    (tmp_path / "binary.json").write_bytes(b'\xff\xfe{"processors"')
+    with pytest.raises(InputError, match="binary.json: not a UTF-8 text file"):
+        read_platform(tmp_path / "binary.json")
+    assert main(["lp", "reduce", str(tmp_path / "binary.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "binary.json: not a UTF-8 text file" in err
     (tmp_path / "p.txt").write_text("{}")
     with pytest.raises(InputError, match="unknown platform format '.txt'"):
         read_platform(tmp_path / "p.txt")
