@@ -504,7 +504,9 @@ def read_platform(path: str | Path) -> Platform:
         if suffix == ".json":
             try:
                 data = json.loads(text)
-            except json.JSONDecodeError as error:
+            except (ValueError, RecursionError) as error:
+                # JSONDecodeError, an integer literal over Python's digit limit, or
+                # nesting deeper than the recursion limit.
                 raise InputError(f"malformed JSON: {error}") from None
             return platform_from_dict(data)
         try:

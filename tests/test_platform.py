@@ -145,6 +145,14 @@ def test_malformed_json_and_graphml(tmp_path, capsys):
     assert main(["lp", "reduce", str(tmp_path / "binary.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "binary.json: not a UTF-8 text file" in err
+    # Pathological JSON: nesting past the recursion limit, an integer of 5000 digits.
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "long.json").write_text('{"processors": [{"name": "A", "compute": '
+                                        + "1" * 5000 + '}], "links": []}')
+    for name in ("deep.json", "long.json"):
+        assert main(["lp", "reduce", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{name}: malformed JSON" in err
     (tmp_path / "p.txt").write_text("{}")
     with pytest.raises(InputError, match="unknown platform format '.txt'"):
         read_platform(tmp_path / "p.txt")
