@@ -103,6 +103,40 @@ def test_tau_counterexample_figures_3_and_4():
     assert optimum.makespan == 13 == brute_force_merges(starts, psi, tau)
 
 
+def test_tau_counterexample_eight_processes_as_in_figures_3_and_4():
+    """Their Figs. 3 and 4 in words: eight processes; Algorithm 1 sends P1 -> P2 and merges
+    P3 with P4 (1-based); sending P1 -> P3 and P2 -> P4 instead finishes exactly tau earlier.
+    The figures were lost in extraction; this instance (found by search, checked by hand)
+    matches every sentence of the description.  0-based below."""
+    starts, psi, tau = [1, 3, 4, 5, 13, 13, 14, 20], 4, 3
+    result = algorithm1(starts, SimplifiedModel(psi, tau))
+    # By hand, merge ends max(a + tau, b) + psi: P0 -> P1: max(4, 3) + 4 = 8;
+    # P2 -> P3: max(7, 5) + 4 = 11; P1 -> P3: max(11, 11) + 4 = 15; P4 -> P5: 20;
+    # P6 -> P3: max(17, 15) + 4 = 21; P5 -> P7: max(23, 20) + 4 = 27; P3 -> P7: 31.
+    assert [(m.sender, m.receiver, m.end) for m in result.merges] == [
+        (0, 1, 8), (2, 3, 11), (1, 3, 15), (4, 5, 20), (6, 3, 21), (5, 7, 27), (3, 7, 31)]
+    # Fig. 4's order, by hand: P0 -> P2: max(4, 4) + 4 = 8; P1 -> P3: max(6, 5) + 4 = 10
+    # (the second message arrives earlier than 11); P2 -> P4: max(11, 13) + 4 = 17;
+    # P3 -> P5: 17; P6 -> P5: max(17, 17) + 4 = 21; P4 -> P7: max(20, 20) + 4 = 24;
+    # P5 -> P7: max(24, 24) + 4 = 28 = 31 - tau.
+    better = {2: [0], 3: [1], 4: [2], 5: [3, 6], 7: [4, 5]}
+    ends = {}
+
+    def ready(p):
+        time = Fraction(starts[p])
+        for child in better.get(p, []):
+            time = max(ready(child) + tau, time) + psi
+        ends[p] = time
+        return time
+
+    assert ready(7) == 28 == result.makespan - tau
+    assert (ends[2], ends[3], ends[4], ends[5]) == (8, 10, 17, 21)
+    assert simplified_model_optimum(starts, psi, tau).makespan == 28
+    # with tau = 0 (Lemma 1) Algorithm 1 is optimal on the same start times
+    assert algorithm1(starts, SimplifiedModel(psi)).makespan == \
+        simplified_model_optimum(starts, psi).makespan
+
+
 def test_hand_example_and_single_process():
     assert algorithm1([0, 0, 1, 5], SimplifiedModel(2)).makespan == 7
     single = algorithm1([3], SimplifiedModel(1))
