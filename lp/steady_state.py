@@ -137,7 +137,8 @@ class SteadyStateResult:
         data: dict[str, Any] = {
             "status": self.status, "message": self.message, "success": self.success,
             "kind": self.kind,
-            "throughput": self.throughput,
+            # NaN (no optimum) is not JSON: null.
+            "throughput": None if self.throughput != self.throughput else self.throughput,
             "throughput_exact": (fraction_str(self.throughput_exact)
                                  if self.throughput_exact is not None else None),
             "certified": self.certified,
@@ -221,9 +222,31 @@ def _solve(model: SparseLP, solver_options: Mapping[str, Any] | None):
     lp.a_matrix_.index_ = model.matrix.indices
     lp.a_matrix_.value_ = model.matrix.data
     lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n_cols, n_rows
-    highs.passModel(lp)
+    if highs.passModel(lp) == highspy.HighsStatus.kError:
+        raise InputError("HiGHS refused the LP model (a coefficient out of its range?)")
     highs.run()
     return highs
+
+
+#: HiGHS refuses a model with a matrix coefficient of this size or more (its option
+#: ``large_matrix_value``); tiny ones are only dropped, and exact certification then
+#: rejects or repairs the floating-point basis.
+HIGHS_LARGE_COEFFICIENT = 1e15
+
+
+def _check_coefficients(model: SparseLP, platform: Platform) -> None:
+    """InputError naming the largest cost when HiGHS would refuse the model."""
+    data = model.matrix.data
+    if not data.size or np.abs(data).max() < HIGHS_LARGE_COEFFICIENT:
+        return
+    costs = [(link.cost, f"link {link.source}->{link.target}") for link in platform.links]
+    costs += [(proc.compute, f"processor {proc.name}") for proc in platform.processors]
+    cost, culprit = max(costs, key=lambda item: item[0])
+    raise InputError(
+        f"an LP coefficient (cost x size) reaches {np.abs(data).max():.3g}, beyond what "
+        f"HiGHS accepts (< {HIGHS_LARGE_COEFFICIENT:.0e}); the largest cost is "
+        f"{culprit}'s, {float(cost):.3g}: divide every cost by one factor (TP is "
+        f"multiplied by it)")
 
 
 def _status_array(statuses) -> np.ndarray:
@@ -296,6 +319,7 @@ def _by_variable(model: SparseLP, platform: Platform, type_names: list[MessageTy
 def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[MessageType],
          tasks: list[Task], certify: bool, solver_options, build_time: float,
          scenario: dict[str, Any], task_cost) -> SteadyStateResult:
+    _check_coefficients(model, platform)
     start = time.perf_counter()
     highs = _solve(model, solver_options)
     solve_time = time.perf_counter() - start
@@ -349,7 +373,10 @@ def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[Messag
             compute_utilisation[name] = use
         else:
             port_utilisation[name][_PORT_KEYS[resource]] = use
-        if dual[row] > _FLOAT_ZERO:
+        # Certified: the exact dual decides (a tiny positive dual is still a
+        # bottleneck, so the duals add up to TP exactly); else the float one.
+        if (dual_exact.get(row, 0) > 0 if dual_exact is not None
+                else dual[row] > _FLOAT_ZERO):
             bottlenecks.append({
                 "resource": f"{resource} of {name}", "processor": name, "kind": resource,
                 "dual": float(dual[row]),

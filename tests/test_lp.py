@@ -491,6 +491,32 @@ def test_solver_failure_and_bad_options_are_reported():
         steady_state_reduce_lp(p, **p.reduce_defaults, solver_options={"no_such_option": 1})
 
 
+def test_failed_solve_gives_valid_json_with_null_throughput():
+    p = read_platform(str(EXAMPLES / "two_sites.json"))
+    r = steady_state_reduce_lp(p, **p.reduce_defaults,
+                               solver_options={"solver": "simplex", "simplex_iteration_limit": 0})
+    data = r.as_dict()
+    assert data["throughput"] is None and data["throughput_exact"] is None
+    json.dumps(data, default=str, allow_nan=False)  # NaN would not be JSON
+
+
+def test_costs_beyond_highs_range_name_the_largest_cost(capsys):
+    # HiGHS refuses coefficients >= 1e15 (it used to end as "HiGHS: Not Set", and the
+    # JSON carried a NaN throughput); the error names the largest cost.
+    p = platform_from_dict({"processors": [{"name": "A", "compute": 1},
+                                           {"name": "B", "compute": "1e16"}],
+                            "links": [{"from": "A", "to": "B", "cost": 1,
+                                       "bidirectional": True}]})
+    with pytest.raises(InputError, match=r"the largest cost is processor B's, 1e\+16"):
+        steady_state_reduce_lp(p, ["A", "B"], "A")
+    # Scaled down by 10^12 (within range): TP = 10^-12 x the unit platform's TP = 1, and
+    # the exact duals, tiny as they are, still add up to TP.
+    tiny = scale(two_unit_processors(), Fraction(10**12))
+    r = steady_state_reduce_lp(tiny, ["P0", "P1"], "P0")
+    assert r.certified and r.throughput_exact == Fraction(1, 10**12)
+    assert r.bottlenecks and sum(b["dual_exact"] for b in r.bottlenecks) == r.throughput_exact
+
+
 wide = st.sampled_from([Fraction(1, 1000), Fraction(3, 1000), Fraction(1, 7), Fraction(3, 7),
                         Fraction(1), Fraction(3), Fraction(1000, 7), Fraction(1000)])
 
