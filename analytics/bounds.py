@@ -257,6 +257,10 @@ def approximation_ratio(algorithm: str, regime: str, delta: object = None,
     --------
     >>> approximation_ratio("tree-dyn", "any c", delta=3)
     4
+
+    References
+    ----------
+    RR 8315, section 4, Theorems 1 to 5 and Table 1.
     """
     for bound in TABLE1:
         if bound.algorithm == algorithm and bound.regime == regime:
@@ -284,6 +288,15 @@ def render_table(delta: object = None, n: int | None = None, *, fmt: str = "plai
     ------
     InputError
         For an unknown ``fmt``, Δ < 1 or n < 2.
+
+    Examples
+    --------
+    >>> print(render_table(2, 64).splitlines()[1])
+    binomial-stat   2.0000 (Th. 1)  3.0000 (Th. 3)  2.4298 (Th. 4)
+
+    References
+    ----------
+    RR 8315, section 4, Table 1.
     """
     if fmt not in ("plain", "latex"):
         raise InputError(f"unknown table format {fmt!r}; use 'plain' or 'latex'")

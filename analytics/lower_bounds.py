@@ -42,10 +42,29 @@ def _cost(value: object, what: str) -> Fraction:
 def ceil_log2(n: int) -> int:
     """⌈log2 n⌉ for an integer n >= 1, exactly (no floating point).
 
+    Parameters
+    ----------
+    n : int
+        A positive integer.
+
+    Returns
+    -------
+    int
+        The number of rounds of a binomial tree on n processors.
+
+    Raises
+    ------
+    InputError
+        If n is not an integer >= 1.
+
     Examples
     --------
     >>> [ceil_log2(n) for n in (1, 2, 3, 4, 5, 64, 65)]
     [0, 1, 2, 2, 3, 6, 7]
+
+    References
+    ----------
+    RR 8315, section 4.1, proof of Theorem 1 (⌈log2 n⌉ successive reductions).
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InputError(f"n must be an integer >= 1, got {n!r}")

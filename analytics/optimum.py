@@ -291,6 +291,11 @@ def evaluate_tree(comm: object, comp: object, children: dict[int, Sequence[int]]
     --------
     >>> evaluate_tree([[0, 1], [1, 0]], [1, 1], {0: [1]}, 0)[0]
     Fraction(2, 1)
+
+    References
+    ----------
+    RR 8315, section 3.1 (the model: one value sent per processor, one
+    reception at a time, reduction on receipt).
     """
     d, c, starts = _instance(comm, comp, start_times)
     return _evaluate(d, c, starts, children, root)
@@ -520,6 +525,10 @@ def brute_force_optimum(comm: object, comp: object = None, *, noncommutative: bo
     --------
     >>> brute_force_optimum([[0, 2], [1, 0]], [0, 0])[0]
     Fraction(1, 1)
+
+    References
+    ----------
+    RR 8315, section 3.1 (model); Cayley's n^(n-1) rooted labelled trees.
     """
     d, c, starts = _instance(comm, comp, None)
     n = len(c)

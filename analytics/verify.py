@@ -46,7 +46,7 @@ from analytics.bounds import TABLE1, Bound
 from analytics.lower_bounds import fibonacci_lower_bound, rounds_lower_bound
 from analytics.optimum import clairvoyant_optimum, simplified_model_optimum
 from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str
+from hetcoll.exact import fraction_str, to_fraction
 
 __all__ = [
     "InstanceCheck",
@@ -199,11 +199,15 @@ def random_instance(rng: np.random.Generator, n: int, regime: str, delta: object
     >>> comm, comp = random_instance(np.random.default_rng(0), 3, "c=d", 2)
     >>> comp
     [Fraction(1, 1), Fraction(1, 1), Fraction(1, 1)]
+
+    References
+    ----------
+    RR 8315, section 4 (Δ = D/d with d, D the extreme d(i, j); c_i = c).
     """
     regime = _regime(regime)
     if isinstance(n, bool) or not isinstance(n, int) or n < 2:
         raise InputError(f"n must be an integer >= 2, got {n!r}")
-    big = Fraction(delta)
+    big = to_fraction(delta, "Delta")
     if big < 1:
         raise InputError(f"Delta must be >= 1, got {delta}")
     steps = 1 if rng.random() < 0.5 else 12
@@ -228,10 +232,33 @@ def proof_lower_bound(theorem: int, n: int, d: object, c: object) -> Fraction:
     Theorems 1 and 2: d⌈log2 n⌉; Theorems 3 and 5: max(c, d)⌈log2 n⌉;
     Theorem 4: (k+1)·d with F_(k+2) >= n (c = d).
 
+    Parameters
+    ----------
+    theorem : int
+        1 to 5.
+    n : int
+        Number of processors, >= 2.
+    d, c : number
+        Smallest communication cost and the computation cost.
+
+    Returns
+    -------
+    Fraction
+
+    Raises
+    ------
+    InputError
+        For another theorem number, n < 2 or a negative cost.
+
     Examples
     --------
     >>> proof_lower_bound(4, 8, 1, 1)
     Fraction(5, 1)
+
+    References
+    ----------
+    RR 8315, section 4: proofs of Theorems 1, 2 (d⌈log2 n⌉), 3, 5
+    (max(c, d)⌈log2 n⌉) and 4 ((k+1)d, Bar-Noy et al.'s optimum at c = d).
     """
     if theorem == 4:
         return fibonacci_lower_bound(n, d, c)
@@ -279,6 +306,16 @@ def check_instance(algorithm: str, regime: str, comm: list, comp: list, *,
     ------
     InputError
         If the instance does not belong to the regime, or its costs are invalid.
+
+    Examples
+    --------
+    >>> check = check_instance("binomial-stat", "c=0", [[0, 1], [3, 0]], [0, 0])
+    >>> check.makespan, check.optimum, check.ratio, check.within_optimum
+    (Fraction(3, 1), Fraction(1, 1), Fraction(3, 1), True)
+
+    References
+    ----------
+    RR 8315, section 4, Table 1 (the ratio) and the proofs (the lower bound).
     """
     import sim
 
@@ -339,6 +376,15 @@ def verify_theorems(examples: int = 200, seed: int = 0, *, n_max: int = 7,
     ------
     InputError
         If ``examples`` < 1, ``n_max`` is not in 2..8 or ``seed`` < 0.
+
+    Examples
+    --------
+    >>> [c.status for c in verify_theorems(2, seed=1, n_max=3)][:3]
+    ['pass', 'pass', 'pass']
+
+    References
+    ----------
+    RR 8315, section 4, Theorems 1 to 5 and Table 1.
     """
     _check_budget(examples, n_max, 2)
     rng = _rng(seed)
@@ -391,9 +437,25 @@ def worst_ratio(algorithm: str, regime: str, delta: object, *, examples: int = 1
 
     Examples
     --------
+    Raises
+    ------
+    InputError
+        If ``examples`` < 1, not 2 <= ``n_min`` <= ``n_max`` <= 8, ``seed`` < 0,
+        Δ < 1, or the algorithm or regime is unknown.
+
+    Examples
+    --------
     >>> worst_ratio("tree-dyn", "c=0", 3, examples=20, n_max=3)[0]
     Fraction(3, 1)
+
+    References
+    ----------
+    RR 8315, section 4, Table 1.
     """
+    if isinstance(n_min, bool) or not isinstance(n_min, (int, np.integer)) or n_min < 2:
+        raise InputError(f"n_min must be an integer >= 2, got {n_min!r}")
+    _check_budget(examples, n_max, n_min)
+    _cell(algorithm, _regime(regime))
     rng = _rng(seed)
     worst: tuple[Fraction, tuple[list, list]] = (Fraction(0), ([], []))
     for _ in range(examples):
@@ -411,6 +473,15 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
     makespan of :func:`sim.marendic.algorithm1` is compared with
     :func:`analytics.simplified_model_optimum`.
 
+    Parameters
+    ----------
+    examples : int
+        Number of random instances.
+    seed : int
+        Seed of the numpy Generator.
+    n_max : int
+        Largest number of processes, drawn in [1, n_max].
+
     Returns
     -------
     TheoremCheck
@@ -421,6 +492,16 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
     ------
     InputError
         If ``examples`` < 1, ``n_max`` is not in 1..8 or ``seed`` < 0.
+
+    Examples
+    --------
+    >>> verify_lemma1(20, seed=1, n_max=5).status
+    'pass'
+
+    References
+    ----------
+    Marendić et al., section 3, Algorithm 1 and Lemma 1 (simplified model of
+    their Fig. 2).
     """
     from sim.marendic import SimplifiedModel, algorithm1
 

@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics import TABLE1, check_instance, proof_lower_bound, random_instance, verify_theorems
+from analytics import (
+    TABLE1,
+    check_instance,
+    proof_lower_bound,
+    random_instance,
+    verify_theorems,
+    worst_ratio,
+)
 from hetcoll import InputError
 from hetcoll.cli import main
 
@@ -186,6 +193,11 @@ def test_cli_optimum_bad_files_are_one_line(tmp_path, capsys, text, extra, words
 
 def test_library_budget_and_seed_checks():
     for call in (lambda: verify_theorems(1, seed=-1), lambda: verify_theorems("3"),
-                 lambda: verify_theorems(1, n_max=2.5)):
+                 lambda: verify_theorems(1, n_max=2.5),
+                 lambda: worst_ratio("tree-dyn", "c=0", 2, examples=0),
+                 lambda: worst_ratio("tree-dyn", "c=0", 2, n_min=1),
+                 lambda: worst_ratio("tree-dyn", "c=0", 2, n_min=5, n_max=4),
+                 lambda: worst_ratio("nope", "c=0", 2),
+                 lambda: worst_ratio("tree-dyn", "c=0", "1/2")):
         with pytest.raises(InputError):
             call()
