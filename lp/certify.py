@@ -306,6 +306,28 @@ def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarra
     CertificationError
         If the basis is malformed, singular or primal infeasible in exact arithmetic, or
         no exact optimum is reached within ``max_pivots`` pivots.
+
+    Examples
+    --------
+    The scatter counter-example of NOTES.md §1 (true TP 1/2), from HiGHS's basis:
+
+    >>> import numpy as np
+    >>> from lp import read_platform
+    >>> from lp.model import build_scatter_lp
+    >>> from lp.steady_state import _solve, _status_array
+    >>> p = read_platform("examples/scatter_counterexample.json")
+    >>> model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
+    >>> basis = _solve(model, None).getBasis()
+    >>> certify_basis(model, _status_array(basis.col_status),
+    ...               _status_array(basis.row_status)).objective
+    Fraction(1, 2)
+
+    References
+    ----------
+    Chvátal, *Linear Programming* (1983), ch. 3 and 5: a basis is optimal iff it is
+    primal feasible and its reduced costs have the right sign (dual feasible); the
+    primal and dual objectives are then equal (strong duality).  Applied to LMR's
+    SSSP / SSRP (NOTES.md §1).
     """
     basic_cols = np.flatnonzero(col_status == BASIC)
     nonbasic_rows = np.flatnonzero(row_status != BASIC)

@@ -30,6 +30,17 @@ def plot_utilisation(result: SteadyStateResult, *, ax=None):
     >>> from lp import read_platform, steady_state_reduce_lp
     >>> p = read_platform("examples/two_sites.json")
     >>> ax = plot_utilisation(steady_state_reduce_lp(p, **p.reduce_defaults))
+
+    Raises
+    ------
+    KeyError
+        If ``result`` has no optimum (its utilisations are empty): plot only a
+        result with ``success`` True.
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Platform model" (one-port: busy fractions at
+    most 1; alpha(P_i) the computing fraction); NOTES.md §1.
     """
     import matplotlib.pyplot as plt
 

@@ -267,6 +267,16 @@ def operation_io(operation: Operation) -> tuple[tuple[Place, ...], Place]:
     --------
     >>> operation_io(Task("P", (0, 1, 3)))
     ((((0, 1), 'P'), ((2, 3), 'P')), ((0, 3), 'P'))
+
+    Raises
+    ------
+    None
+        Any operation that is not a :class:`Task` is read as a :class:`Transfer`.
+
+    References
+    ----------
+    NOTES.md §1, SSRP: task T(k,l,m) computes v[k,m] = v[k,l] ⊕ v[l+1,m] (operand
+    order kept: the operator is not commutative).
     """
     if isinstance(operation, Task):
         k, mid, m = operation.task
@@ -520,6 +530,16 @@ def schedule_from_lp(result: Any, *, fixed_period: object = None) -> Schedule:
         If the LP failed, has no exact solution or a zero throughput, or as
         :func:`periodic_schedule` and the decompositions.
 
+    Examples
+    --------
+    The two-processor case of NOTES.md §1: trees of weights 1/3 and 2/3, period 3.
+
+    >>> from lp import read_platform, steady_state_reduce_lp
+    >>> p = read_platform("examples/two_processor.json")
+    >>> s = schedule_from_lp(steady_state_reduce_lp(p, ["P0", "P1"], "P0"))
+    >>> s.period, sorted(c.weight for c in s.components)
+    (Fraction(3, 1), [Fraction(1, 3), Fraction(2, 3)])
+
     References
     ----------
     Legrand, Marchal, Robert (2004); NOTES.md §1, "From LP to schedule".
@@ -573,6 +593,12 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
     ...                       participants=["A", "B"], target="A")
     >>> [t.get_text() for t in schedule_gantt(s).get_yticklabels()]
     ['A recv', 'A compute', 'B send']
+
+    Raises
+    ------
+    None
+        A :class:`Schedule` is consistent once built; matplotlib errors (no backend,
+        a closed ``ax``) propagate unchanged.
 
     References
     ----------

@@ -149,9 +149,10 @@ def test_every_bundled_example_schedule_is_validated(path):
 
 @pytest.mark.parametrize("module", ["lp.colouring", "lp.decomposition", "lp.schedule",
                                     "lp.executor"])
-def test_docstring_examples_run(module):
+def test_docstring_examples_run(module, monkeypatch):
     import doctest
     import importlib
 
+    monkeypatch.chdir(EXAMPLES.parent)  # the examples read examples/*.json
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
