@@ -142,8 +142,45 @@ def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
                      sizes: list[Fraction]) -> SparseLP:
     """SSSP(G) of LMR (slide "Throughput and Linear Program") with NOTES.md section 1 fixes.
 
-    ``source`` and ``targets`` are processor indices (validated by the caller); message
-    type q is the message for ``targets[q]``, of size ``sizes[q]``.
+    Parameters
+    ----------
+    platform : Platform
+    source : int
+        Index of the source processor (validated by the caller,
+        :func:`lp.platform.check_scatter_roles`).
+    targets : ndarray of int
+        Indices of the targets; message type q is the message for ``targets[q]``.
+    sizes : list of Fraction
+        ``sizes[q]``, the size of message type q.
+
+    Returns
+    -------
+    SparseLP
+        Column 0 is TP, then one column per (link, type) that may carry flow: no
+        m_k leaves P_k (TP is the net inflow) and nothing enters the source (exempt
+        from conservation).  Rows: out-ports, in-ports, then conservation laws.
+
+    Raises
+    ------
+    None
+        The caller validates the roles; costs and sizes are positive Fractions.
+
+    Examples
+    --------
+    The scatter counter-example (S, P1, P2, P3; 4 links; targets P1, P2): 8 link-type
+    pairs less P1 -> P3 carrying m_P1 give 7 send columns plus TP; 2 x 4 port rows
+    and 4 x 2 conservation laws less the source's 2.
+
+    >>> from lp.platform import read_platform
+    >>> p = read_platform("examples/scatter_counterexample.json")
+    >>> model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
+    >>> model.shape, model.n_capacity, model.n_send
+    ((14, 8), 8, 7)
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Series of Scatter -- Throughput and Linear
+    Program"; NOTES.md §1 (source exempt from conservation; TP = net inflow).
     """
     n_proc, n_type = len(platform.processors), len(targets)
     src, dst, cost = _edges(platform)
@@ -169,12 +206,61 @@ def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
 
 
 def reduce_intervals(n_values: int) -> list[tuple[int, int]]:
-    """Partial values v[k,m], 0 <= k <= m < n_values, in the order the LP uses."""
+    """Partial values v[k,m], 0 <= k <= m < n_values, in the order the LP uses.
+
+    Parameters
+    ----------
+    n_values : int
+        N + 1, the number of operands v_0..v_N.
+
+    Returns
+    -------
+    list of (int, int)
+        The n(n+1)/2 intervals (k, m), by k then m.
+
+    Raises
+    ------
+    None
+
+    Examples
+    --------
+    >>> reduce_intervals(3)
+    [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Series of Reduce" (partial values v[k,m]).
+    """
     return [(k, m) for k in range(n_values) for m in range(k, n_values)]
 
 
 def reduce_tasks(n_values: int) -> list[tuple[int, int, int]]:
-    """Tasks T(k,l,m) computing v[k,m] = v[k,l] ⊕ v[l+1,m], 0 <= k <= l < m < n_values."""
+    """Tasks T(k,l,m) computing v[k,m] = v[k,l] ⊕ v[l+1,m], 0 <= k <= l < m < n_values.
+
+    Parameters
+    ----------
+    n_values : int
+        N + 1, the number of operands v_0..v_N.
+
+    Returns
+    -------
+    list of (int, int, int)
+        The (n³ - n)/6 tasks (k, l, m), by k, then m, then l.
+
+    Raises
+    ------
+    None
+
+    Examples
+    --------
+    >>> reduce_tasks(3)
+    [(0, 0, 1), (0, 0, 2), (0, 1, 2), (1, 1, 2)]
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Series of Reduce" (tasks T(k,l,m)); NOTES.md §1:
+    the slides' range of l is off by one, it is k <= l < m.
+    """
     return [(k, split, m) for k in range(n_values) for m in range(k + 1, n_values)
             for split in range(k, m)]
 
@@ -184,10 +270,51 @@ def build_reduce_lp(platform: Platform, owners: np.ndarray, target: int,
                     default_weights: bool) -> SparseLP:
     """SSRP(G) of LMR (slides "Series of Reduce") with NOTES.md section 1 fixes.
 
-    ``owners[k]`` is the processor index owning v_k; interval q is
-    ``reduce_intervals(len(owners))[q]`` of size ``sizes[q]``; task t of
-    ``reduce_tasks(len(owners))`` costs ``task_weight(i, t)`` on processor i (the
-    processor's compute cost when ``default_weights``).
+    Parameters
+    ----------
+    platform : Platform
+    owners : ndarray of int
+        ``owners[k]``, the index of the processor owning v_k (validated by the caller,
+        :func:`lp.platform.check_reduce_roles`).
+    target : int
+        Index of the processor receiving v[0,N].
+    sizes : list of Fraction
+        ``sizes[q]``, the size of interval q of ``reduce_intervals(len(owners))``.
+    task_weight : callable
+        ``task_weight(i, t)``: time of task t of ``reduce_tasks(len(owners))`` on
+        processor i.
+    default_weights : bool
+        True when ``task_weight`` is the processor's compute cost for every task
+        (a faster, vectorised path).
+
+    Returns
+    -------
+    SparseLP
+        Column 0 is TP, then sends, then tasks.  Conservation of v[k,k] at its owner
+        and of v[0,N] at the target is waived (TP = received + computed v[0,N]
+        there), and the target never sends v[0,N] on.
+
+    Raises
+    ------
+    None
+        The caller validates the roles; costs and sizes are positive Fractions.
+
+    Examples
+    --------
+    The two-processor case of NOTES.md §1: 3 useful sends (v_0 to P1, v_1 to P0,
+    v[0,1] to P0) and T(0,0,1) on each processor, plus TP.
+
+    >>> from lp.platform import read_platform
+    >>> p = read_platform("examples/two_processor.json")
+    >>> model = build_reduce_lp(p, np.array([0, 1]), 0, [Fraction(1)] * 3,
+    ...                         lambda i, t: p.processors[i].compute, True)
+    >>> model.shape[1], model.n_send, model.n_capacity
+    (6, 3, 6)
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Series of Reduce -- Linear Program"; NOTES.md
+    §1 (TP line v[0,N], not v[0,m]; 0 <= l < N; the target never re-sends v[0,N]).
     """
     n_proc, n_val = len(platform.processors), len(owners)
     intervals = reduce_intervals(n_val)

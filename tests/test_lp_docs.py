@@ -6,12 +6,13 @@ from pathlib import Path
 import pytest
 
 import lp.certify
+import lp.model
 import lp.platform
 import lp.plots
 import lp.pulp_model
 import lp.steady_state
 
-MODULES = [lp.platform, lp.certify, lp.steady_state, lp.pulp_model, lp.plots]
+MODULES = [lp.platform, lp.model, lp.certify, lp.steady_state, lp.pulp_model, lp.plots]
 
 
 @pytest.mark.filterwarnings("ignore:PULP_CBC_CMD is deprecated:DeprecationWarning")
