@@ -186,6 +186,10 @@ def _delta(delta: object) -> Fraction:
     value = to_fraction(delta, "Delta")
     if value < 1:
         raise InputError(f"Delta = D/d must be >= 1, got {delta}")
+    try:
+        float(value)
+    except OverflowError:
+        raise InputError("Delta is too large (beyond floating point, about 1.8e308)") from None
     return value
 
 

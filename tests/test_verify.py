@@ -150,6 +150,7 @@ def test_cli_optimum(tmp_path, capsys):
     (["bounds", "--delta", "nan"], "--delta"),
     (["bounds", "--delta", "inf"], "--delta"),
     (["bounds", "--delta", "-2"], "Delta"),
+    (["bounds", "--delta", "1e400", "--n", "4", "--json"], "too large"),
     (["bounds", "--n", "0"], "n must be"),
     (["bounds", "--json", "--latex"], "--latex"),
     (["optimum", "--costs", "/nonexistent/costs.json"], "No such file"),
