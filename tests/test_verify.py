@@ -137,6 +137,10 @@ def test_cli_optimum(tmp_path, capsys):
     # never overwrite without --force
     assert main(["optimum", "--costs", str(path), "--gantt", str(gantt)]) == 2
     assert "exists" in capsys.readouterr().err
+    # an image format matplotlib does not know: one line, before any work
+    assert main(["optimum", "--costs", str(path), "--gantt", str(tmp_path / "opt.xyz")]) == 2
+    err = capsys.readouterr().err
+    assert "--gantt" in err and ".png" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("argv, words", [

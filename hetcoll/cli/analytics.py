@@ -27,6 +27,9 @@ from hetcoll.cli._common import (
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, to_fraction
 
+#: Image formats of ``hetcoll optimum --gantt`` (matplotlib rejects others mid-run).
+GANTT_SUFFIXES = (".png", ".pdf", ".svg")
+
 
 def register(subparsers) -> None:
     bounds = subparsers.add_parser(
@@ -75,7 +78,8 @@ def register(subparsers) -> None:
                          help="only reduce neighbouring intervals v[k,m]")
     optimum.add_argument("--root", type=int, metavar="R",
                          help="processor that must end with the result (default: any)")
-    optimum.add_argument("--gantt", metavar="FILE", help="draw the schedule into FILE")
+    optimum.add_argument("--gantt", metavar="FILE",
+                         help="draw the schedule into FILE (.png, .pdf or .svg)")
     add_force_flag(optimum, "--gantt")
     add_json_flag(optimum)
     optimum.set_defaults(func=run_optimum)
@@ -138,7 +142,7 @@ def run_verify(args) -> int:
 def run_optimum(args) -> int:
     from analytics import clairvoyant_optimum
 
-    gantt = output_path(args.gantt, args.force, "--gantt")
+    gantt = output_path(args.gantt, args.force, "--gantt", GANTT_SUFFIXES)
     cost_file = read_costs_option(args.costs)
     result = clairvoyant_optimum(cost_file.costs.d, cost_file.costs.c,
                                  noncommutative=args.noncommutative,
