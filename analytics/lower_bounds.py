@@ -146,6 +146,9 @@ def fibonacci_lower_bound(n: int, d: object, c: object) -> Fraction:
 
     References
     ----------
-    RR 8315, section 4.2, proof of Theorem 4.
+    RR 8315, section 4.2, proof of Theorem 4.  The text just before Theorem 4
+    writes F_k = (φ^k + (1-φ)^k)/√5; Binet's formula, which the proofs of
+    Theorems 2, 4 and 5 use, has a minus sign (F_k = (φ^k - (1-φ)^k)/√5), and
+    the proof's "φ^(k+2) >= √(5n) + ..." means √5·n.
     """
     return (fibonacci_order(_count(n)) + 1) * min(_cost(c, "c"), _cost(d, "d"))
