@@ -271,7 +271,7 @@ def any_case(draw):
     return ("reduce", *draw(reduce_cases()))
 
 
-@settings(max_examples=20)
+@settings(max_examples=40)
 @given(any_case(), st.data())
 def test_relabelling_leaves_tp_unchanged(case, data):
     kind, p, a, b = case
@@ -285,7 +285,7 @@ def test_relabelling_leaves_tp_unchanged(case, data):
     assert solve(kind, relabel(p, mapping, data.draw(st.booleans())), a2, b2).throughput_exact == tp
 
 
-@settings(max_examples=20)
+@settings(max_examples=40)
 @given(any_case(), st.fractions(min_value=Fraction(1, 7), max_value=9, max_denominator=7))
 def test_scaling_every_cost_divides_tp(case, factor):
     kind, p, a, b = case
@@ -293,7 +293,7 @@ def test_scaling_every_cost_divides_tp(case, factor):
     assert solve(kind, scale(p, factor), a, b).throughput_exact == tp / factor
 
 
-@settings(max_examples=20)
+@settings(max_examples=40)
 @given(any_case(), st.data())
 def test_adding_a_link_never_lowers_tp(case, data):
     kind, p, a, b = case
@@ -312,7 +312,7 @@ def test_adding_a_link_never_lowers_tp(case, data):
     assert solve(kind, cheaper, a, b).throughput_exact >= tp
 
 
-@settings(max_examples=20)
+@settings(max_examples=40)
 @given(scatter_cases())
 def test_scatter_port_bound_and_exact_feasibility(case):
     p, source, targets = case
@@ -332,7 +332,7 @@ def test_scatter_port_bound_and_exact_feasibility(case):
                 assert balance[name, k] == (tp if name == k else 0)
 
 
-@settings(max_examples=20)
+@settings(max_examples=40)
 @given(reduce_cases())
 def test_reduce_port_bound_and_exact_feasibility(case):
     p, participants, target = case
