@@ -49,6 +49,25 @@ def test_table1_equals_hand_values(delta, n):
                                                       rel=1e-12)
 
 
+# Table 1 as decimals, by hand from the paper's formulas with log2(phi) = 0.6942419136
+# (1/log2(phi) = 1.4404200904) and ceil(log2 n) = 6 at n = 64, 3 at n = 5; columns
+# c=0, any c, c=d.  Binomial-stat and Tree-dyn share their row.
+TYPED = {
+    (2, 64): {"binomial-stat": (2, 3, 2.4298466977), "tree-dyn": (2, 3, 2.4298466977),
+              "fibonacci-stat": (3.2141735142, 3.5475068475, 3.3808401808)},
+    (3, 5): {"binomial-stat": (3, 4, 3.9729425259), "tree-dyn": (3, 4, 3.9729425259),
+             "fibonacci-stat": (5.3212602712, 6.3212602712, 5.6545936046)},
+}
+
+
+@pytest.mark.parametrize("delta, n", list(TYPED))
+def test_table1_equals_typed_decimals(delta, n):
+    for bound in TABLE1:
+        column = ("c=0", "any c", "c=d").index(bound.regime)
+        assert bound.value(delta, n) == pytest.approx(TYPED[(delta, n)][bound.algorithm][column],
+                                                      abs=1e-9)
+
+
 def test_known_decimal_values():
     # Hand arithmetic, Delta = 2, n = 64: log2(phi) = 0.69424191363...
     assert approximation_ratio("tree-dyn", "c=d", 2, 64).evalf(12) == pytest.approx(
