@@ -59,6 +59,15 @@ class SimplifiedModel:
     ------
     InputError
         If ψ or τ is negative or not a number.
+
+    Examples
+    --------
+    >>> SimplifiedModel(psi="3/2").tau
+    Fraction(0, 1)
+
+    References
+    ----------
+    Marendić et al., section 3, Fig. 1 (σ, τ, ψ) and Fig. 2 (τ = 0).
     """
 
     psi: Number
