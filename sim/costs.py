@@ -20,6 +20,7 @@ A *cost file* (:func:`read_cost_file`) is the JSON form of explicit costs used b
 from __future__ import annotations
 
 import json
+import math
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -300,11 +301,21 @@ class Gamma(CostDistribution):
     def __post_init__(self):
         object.__setattr__(self, "mean", _nonneg(self.mean, "gamma mean"))
         object.__setattr__(self, "cv", _nonneg(self.cv, "gamma coefficient of variation"))
+        if self.cv > 0 and self.mean > 0:
+            square = self.cv * self.cv  # overflows to inf, where ** raises
+            shape = 1 / square if square > 0 else math.inf
+            scale = self.mean * square
+            if not (math.isfinite(shape) and math.isfinite(scale) and shape > 0 and scale > 0):
+                raise InputError(
+                    f"gamma coefficient of variation {self.cv!r} with mean {self.mean!r} is out "
+                    f"of floating-point range (shape 1/cv^2 = {shape!r}, scale mean*cv^2 = "
+                    f"{scale!r})")
 
     def _draw(self, rng, size):
         if self.cv == 0 or self.mean == 0:
             return np.full(size, self.mean)
-        return rng.gamma(1 / self.cv**2, self.mean * self.cv**2, size)
+        square = self.cv * self.cv
+        return rng.gamma(1 / square, self.mean * square, size)
 
 
 @dataclass(frozen=True)
@@ -449,7 +460,10 @@ def read_cost_file(path: str | os.PathLike[str]) -> CostFile:
     Benoit, Canon, Marchal, RR 8315, section 3 (the cost model d(i, j), c_i).
     """
     with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+        try:
+            text = handle.read()
+        except UnicodeDecodeError as error:
+            raise InputError(f"{path}: not a UTF-8 text file (byte {error.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -100,13 +100,26 @@ def test_gantt_written_and_never_overwritten(capsys, tmp_path):
     (["tree-dyn", "--costs", "MISSING"], "No such file"),
     (["tree-dyn", "--costs", "BADJSON"], "not valid JSON"),
     (["tree-dyn", "--costs", "NEGATIVE"], "link P1->P0"),
+    (["tree-dyn", "--costs", "BINARY"], "not a UTF-8 text file"),
     (["bogus", "--n", "4"], "invalid choice"),
+    (["tree-dyn", "--n", "4", "--mu-comm", "nan"], "--mu-comm nan / --cv-comm 1: gamma mean"),
+    (["tree-dyn", "--n", "4", "--cv-comm", "inf"], "--cv-comm inf: gamma coefficient"),
+    # Finite flags whose gamma shape 1/CV^2 or scale mean*CV^2 leaves the float range.
+    (["tree-dyn", "--n", "4", "--cv-comm", "1e-200"], "--cv-comm 1e-200: gamma coefficient"),
+    (["tree-dyn", "--n", "4", "--cv-comm", "1e200"], "--cv-comm 1e+200: gamma coefficient"),
+    (["tree-dyn", "--n", "4", "--mu-comp", "1", "--cv-comp", "1e-170"], "--cv-comp 1e-170"),
+    (["tree-dyn", "--n", "4", "--quantiles", ""], "--quantiles"),
+    (["tree-dyn", "--n", "4", "--quantiles", "nan"], "--quantiles"),
+    (["tree-dyn", "--n", "4", "--seed", "-1"], "seed"),
+    (["tree-dyn", "--n", "4", "--jobs", "0"], "n_jobs"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, culprit):
     files = {"FILE": str(EXAMPLES / "fig2_homogeneous_8.json"),
              "MISSING": str(tmp_path / "missing.json"), "BADJSON": tmp_path / "bad.json",
              "NEGATIVE": tmp_path / "neg.json"}
     files["BADJSON"].write_text("{")
+    files["BINARY"] = tmp_path / "binary.json"
+    files["BINARY"].write_bytes(b"\xff\xfe{}")
     files["NEGATIVE"].write_text(json.dumps({"comm": [[0, 1], [-1, 0]], "comp": [0, 0]}))
     argv = [str(files.get(a, a)) for a in argv]
     if argv[0] == "bogus":  # argparse usage errors exit by themselves
@@ -150,6 +163,12 @@ def test_read_cost_file_is_exact_and_keeps_every_field():
     ({"comm": [[0, 1], [1, 0]], "description": 3}, '"description" must be a string'),
     ({"comm": [[0, 1], [1, 0]], "cost": 1}, "unknown key 'cost'"),
     ({"comp": [0, 0]}, '"comm" matrix'),
+    ({"comm": [[0, float("nan")], [1, 0]]}, "link P0->P1 must be finite"),
+    ({"comm": [[0, float("inf")], [1, 0]]}, "link P0->P1 must be finite"),
+    ({"comm": [[0, True], [1, 0]]}, "link P0->P1 must be a number"),
+    ({"comm": [[0, None], [1, 0]]}, "link P0->P1 is missing"),
+    ({"comm": []}, "non-empty n x n matrix"),
+    ({"comm": [[0, 1], [1, 0]], "comp": 1}, "comp must be a list"),
 ])
 def test_read_cost_file_names_the_culprit(tmp_path, capsys, content, culprit):
     from hetcoll.errors import InputError

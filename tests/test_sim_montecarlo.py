@@ -127,6 +127,9 @@ def test_distributions():
         sim.FrozenScipy(scipy.stats.norm()).sample(rng, 100)
     with pytest.raises(InputError, match="gamma coefficient of variation"):
         sim.Gamma(1.0, -1)
+    for cv in (1e-200, 1e200):  # finite, but shape 1/cv^2 or scale mean*cv^2 is not
+        with pytest.raises(InputError, match="out of floating-point range"):
+            sim.Gamma(1.0, cv)
     with pytest.raises(InputError, match="exponential mean"):
         sim.Exponential("a")
 
