@@ -4,16 +4,19 @@ import dataclasses
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sim
 from analytics import (
+    HETEROPAR_MISPRINT,
     clairvoyant_optimum,
     fibonacci_instance,
     fibonacci_lower_bound,
     figure3_instance,
+    random_instance,
     rounds_lower_bound,
     theorem1_instance,
     theorem4_instance,
@@ -163,3 +166,32 @@ def test_figure3_needs_the_perturbation():
 def test_bad_input(call):
     with pytest.raises(InputError):
         call()
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 6, 10])
+def test_heteropar_fibonacci_cell_holds(m):
+    # HeteroPar's "Delta" for Fibonacci-stat at c = d (RR proves a weaker ratio):
+    # on Theorem 4's upward instance every transfer of Fibonacci-stat goes from a
+    # higher to a lower index and costs D: the homogeneous duration
+    # D + (k-1) max(D, c) + c = kD + d (RR 8315 section 4), against an optimum of
+    # (k+1)d.  The ratio (k Delta + 1)/(k + 1) stays below Delta and tends to it.
+    n, d, big = 2**m, Fraction(1), Fraction(3)
+    k = FIB_K_PLUS_1[m] - 1
+    instance = theorem4_instance(n, d, big)
+    makespan = sim.simulate("fibonacci-stat", instance.cost_model()).makespan
+    assert makespan == k * big + d
+    assert instance.optimum == (k + 1) * d
+    ratio = makespan / instance.optimum
+    assert ratio == (k * 3 + 1) / Fraction(k + 1) <= 3
+    assert float(ratio) <= float(HETEROPAR_MISPRINT.value(3, n))
+
+
+@settings(max_examples=25)
+@given(st.integers(2, 6), DELTAS, st.integers(0, 2**32 - 1))
+def test_heteropar_fibonacci_cell_on_random_instances(n, delta, seed):
+    comm, comp = random_instance(np.random.default_rng(seed), n, "c=d", delta)
+    makespan = sim.simulate("fibonacci-stat", comm, comp).makespan
+    optimum = clairvoyant_optimum(comm, comp).makespan
+    links = [comm[i][j] for i in range(n) for j in range(n) if i != j]
+    k = k_plus_1(n) - 1
+    assert makespan / optimum <= (k * (max(links) / min(links)) + 1) / Fraction(k + 1)
