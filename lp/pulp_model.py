@@ -10,6 +10,7 @@ HiGHS with an independent formulation and solver.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -21,18 +22,36 @@ __all__ = ["reduce_lp_pulp", "scatter_lp_pulp"]
 
 
 def _name(*parts: object) -> str:
-    return "_".join(str(p) for p in parts).replace("-", "m").replace(" ", "")
+    return "_".join(str(p) for p in parts)
 
 
-def _one_port(problem: pulp.LpProblem, platform: Platform, flows: dict) -> None:
+def _tokens(platform: Platform) -> dict[str, str]:
+    """Processor name -> the token used in LP names (ASCII letters and digits only).
+
+    Tokens are the names stripped of every other character when that keeps them
+    non-empty and distinct (``P0`` stays ``P0``); otherwise every processor gets
+    ``p<index>x<stripped name>``, unique by its index.  With tokens free of ``_`` and
+    a fixed number of parts per kind of name, the LP names never collide (pulp
+    refuses duplicates: processors ``a-b`` and ``ab``, or ``a_b`` and ``a``, used to
+    stop the export with a traceback).
+    """
+    stripped = [re.sub(r"[^A-Za-z0-9]", "", name) for name in platform.names]
+    if all(stripped) and len(set(stripped)) == len(stripped):
+        return dict(zip(platform.names, stripped, strict=True))
+    return {name: f"p{i}x{token}"
+            for i, (name, token) in enumerate(zip(platform.names, stripped, strict=True))}
+
+
+def _one_port(problem: pulp.LpProblem, platform: Platform, flows: dict,
+              tokens: dict[str, str]) -> None:
     """Out-port and in-port constraints: time sending (receiving) per time unit <= 1."""
     out_terms, in_terms = defaultdict(list), defaultdict(list)
     for (i, j, _), variable in flows.items():
         out_terms[i].append(variable * float(platform.link_cost(i, j)))
         in_terms[j].append(variable * float(platform.link_cost(i, j)))
     for name in platform.names:
-        problem += pulp.lpSum(out_terms[name]) <= 1, _name("out", name)
-        problem += pulp.lpSum(in_terms[name]) <= 1, _name("in", name)
+        problem += pulp.lpSum(out_terms[name]) <= 1, _name("out", tokens[name])
+        problem += pulp.lpSum(in_terms[name]) <= 1, _name("in", tokens[name])
 
 
 def _incidence(flows: dict) -> tuple[defaultdict, defaultdict]:
@@ -49,6 +68,8 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
 
     Variables ``send_<i>_<j>_<k>`` (messages for target k per time unit on link i -> j)
     and ``TP``; constraints ``out_<i>``, ``in_<i>`` (one-port) and ``conserve_<i>_<k>``.
+    ``<i>`` is the processor's name reduced to ASCII letters and digits, or
+    ``p<index>x<that>`` for every processor when this would make two names collide.
 
     Parameters
     ----------
@@ -85,10 +106,11 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
     problem = pulp.LpProblem("SSSP", pulp.LpMaximize)
     tp = problem.add_variable("TP", lowBound=0)
     problem += tp
+    tokens = _tokens(platform)
     send = {(link.source, link.target, k): problem.add_variable(
-                _name("send", link.source, link.target, k), lowBound=0)
+                _name("send", tokens[link.source], tokens[link.target], tokens[k]), lowBound=0)
             for link in platform.links for k in targets}
-    _one_port(problem, platform, send)
+    _one_port(problem, platform, send, tokens)
     into, out_of = _incidence(send)
     for k in targets:
         for name in platform.names:
@@ -97,9 +119,9 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
             inflow = pulp.lpSum(into[name, k])
             outflow = pulp.lpSum(out_of[name, k])
             if name == k:  # TP is the net inflow of m_k at P_k
-                problem += inflow - outflow == tp, _name("conserve", name, k)
+                problem += inflow - outflow == tp, _name("conserve", tokens[name], tokens[k])
             else:
-                problem += inflow == outflow, _name("conserve", name, k)
+                problem += inflow == outflow, _name("conserve", tokens[name], tokens[k])
     return problem
 
 
@@ -108,7 +130,8 @@ def reduce_lp_pulp(platform: Platform, participants: Sequence[str],
     """SSRP(G) as a :class:`pulp.LpProblem` (unit sizes, default task costs).
 
     Variables ``s_<i>_<j>_<k>_<m>`` (values v[k,m] per time unit on link i -> j),
-    ``cons_<i>_<k>_<l>_<m>`` (tasks T(k,l,m) per time unit on P_i) and ``TP``.
+    ``cons_<i>_<k>_<l>_<m>`` (tasks T(k,l,m) per time unit on P_i) and ``TP``; processor
+    names ``<i>`` as in :func:`scatter_lp_pulp`.
 
     Parameters
     ----------
@@ -146,17 +169,18 @@ def reduce_lp_pulp(platform: Platform, participants: Sequence[str],
     problem = pulp.LpProblem("SSRP", pulp.LpMaximize)
     tp = problem.add_variable("TP", lowBound=0)
     problem += tp
+    tokens = _tokens(platform)
     s = {(link.source, link.target, iv): problem.add_variable(
-             _name("s", link.source, link.target, *iv), lowBound=0)
+             _name("s", tokens[link.source], tokens[link.target], *iv), lowBound=0)
          for link in platform.links for iv in intervals
          if not (iv == (0, last) and link.source == target)}  # v[0,N] never leaves the target
-    cons = {(name, task): problem.add_variable(_name("cons", name, *task), lowBound=0)
+    cons = {(name, task): problem.add_variable(_name("cons", tokens[name], *task), lowBound=0)
             for name in platform.names for task in tasks}
-    _one_port(problem, platform, s)
+    _one_port(problem, platform, s, tokens)
     into, out_of = _incidence(s)
     for name in platform.names:
         problem += pulp.lpSum(cons[name, task] * float(platform.compute_cost(name))
-                              for task in tasks) <= 1, _name("alpha", name)
+                              for task in tasks) <= 1, _name("alpha", tokens[name])
     for name in platform.names:
         for k, m in intervals:
             if k == m and participants[k] == name:
@@ -168,8 +192,8 @@ def reduce_lp_pulp(platform: Platform, participants: Sequence[str],
             as_right = pulp.lpSum(cons[name, (n, k - 1, m)] for n in range(k))
             if (k, m) == (0, last) and name == target:
                 # TP = received v[0,N] + computed v[0,N] at the target.
-                problem += received + produced == tp, _name("conserve", name, k, m)
+                problem += received + produced == tp, _name("conserve", tokens[name], k, m)
             else:
                 problem += (received + produced == sent + as_left + as_right,
-                            _name("conserve", name, k, m))
+                            _name("conserve", tokens[name], k, m))
     return problem

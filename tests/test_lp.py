@@ -19,6 +19,7 @@ from lp import (
     Platform,
     Processor,
     platform_from_dict,
+    platform_to_dict,
     read_platform,
     reduce_lp_pulp,
     scatter_lp_pulp,
@@ -489,6 +490,30 @@ def test_solver_failure_and_bad_options_are_reported():
     assert r.throughput_exact is None and "limit" in r.message.lower()
     with pytest.raises(InputError, match="HiGHS rejected solver option no_such_option"):
         steady_state_reduce_lp(p, **p.reduce_defaults, solver_options={"no_such_option": 1})
+
+
+@pytest.mark.parametrize("names", [("a-b", "amb", "S"), ("a_b", "a", "b_S"), ("α", "β", "S"),
+                                   ("P 0", "P0", "S")])
+def test_pulp_names_never_collide(tmp_path, capsys, names):
+    # pulp refuses duplicate names: stripping "-" or " " (or joining parts with "_")
+    # used to make two processors' constraints collide, a traceback in --export.
+    a, b, src = names
+    p = platform_from_dict({"processors": [{"name": n, "compute": 1} for n in names],
+                            "links": [{"from": src, "to": a, "cost": 1},
+                                      {"from": src, "to": b, "cost": 1},
+                                      {"from": a, "to": src, "cost": 1},
+                                      {"from": b, "to": src, "cost": 1}]})
+    for problem in (scatter_lp_pulp(p, src, [a, b]), reduce_lp_pulp(p, [a, b], src)):
+        assert problem.solve(cbc()) == pulp.LpStatusOptimal
+        # By hand, TP = 1/2: a scatter sends 2 unit messages from the source's out-port;
+        # a reduce brings 2 unit values (both operands, or one and v[0,1] computed by
+        # the other owner after a relay through the source) into the source's in-port.
+        assert pulp.value(problem.objective) == pytest.approx(0.5, abs=1e-9)
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(platform_to_dict(p)))
+    assert main(["lp", "reduce", str(path), "--participants", f"{a},{b}", "--target", src,
+                 "--export", str(tmp_path / "odd.lp")]) == 0
+    assert "TP = 1/2" in capsys.readouterr().out
 
 
 def test_failed_solve_gives_valid_json_with_null_throughput():
