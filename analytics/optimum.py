@@ -497,7 +497,8 @@ def _neighbouring(children: dict[int, Sequence[int]], root: int) -> bool:
     return interval(root) is not None
 
 
-def brute_force_optimum(comm: object, comp: object = None, *, noncommutative: bool = False
+def brute_force_optimum(comm: object, comp: object = None, *, noncommutative: bool = False,
+                        start_times: object = None
                         ) -> tuple[Fraction, int, dict[int, list[int]]]:
     """Reference optimum by enumeration of every tree and every order (n <= 6).
 
@@ -507,7 +508,7 @@ def brute_force_optimum(comm: object, comp: object = None, *, noncommutative: bo
 
     Parameters
     ----------
-    comm, comp, noncommutative
+    comm, comp, noncommutative, start_times
         As in :func:`clairvoyant_optimum`.
 
     Returns
@@ -530,7 +531,7 @@ def brute_force_optimum(comm: object, comp: object = None, *, noncommutative: bo
     ----------
     RR 8315, section 3.1 (model); Cayley's n^(n-1) rooted labelled trees.
     """
-    d, c, starts = _instance(comm, comp, None)
+    d, c, starts = _instance(comm, comp, start_times)
     n = len(c)
     if n > 6:
         raise InputError(f"brute force is for n <= 6, got {n}")

@@ -56,6 +56,18 @@ def test_dp_equals_brute_force_at_n5(seed):
         assert evaluate_tree(comm, comp, children, root)[0] == brute
 
 
+@settings(max_examples=20)
+@given(instances(n_min=2, n_max=4), st.lists(st.integers(0, 8), min_size=4, max_size=4),
+       st.booleans())
+def test_dp_equals_brute_force_with_start_times(instance, delays, noncommutative):
+    comm, comp = instance
+    starts = [Fraction(t, 2) for t in delays[:len(comp)]]
+    result = clairvoyant_optimum(comm, comp, noncommutative=noncommutative, start_times=starts)
+    brute, _, _ = brute_force_optimum(comm, comp, noncommutative=noncommutative,
+                                      start_times=starts)
+    assert result.makespan == brute
+
+
 @settings(max_examples=25)
 @given(instances(n_min=2, n_max=6))
 def test_optimum_below_every_algorithm_and_above_lower_bounds(instance):
