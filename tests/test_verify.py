@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics import (
+    DELTA,
     TABLE1,
+    Bound,
     check_instance,
     proof_lower_bound,
     random_instance,
@@ -206,3 +208,37 @@ def test_library_budget_and_seed_checks():
                  lambda: worst_ratio("tree-dyn", "c=0", "1/2")):
         with pytest.raises(InputError):
             call()
+
+
+def test_refuted_theorem_is_reported_not_failed(monkeypatch, capsys):
+    # A deliberately false cell (Delta/2 for Binomial-stat at c = 0): verify must
+    # mark it refuted, keep a counter-example, and still exit 0.
+    import analytics.verify as verify
+
+    false = Bound("binomial-stat", "c=0", 1, DELTA / 2)
+    monkeypatch.setattr(verify, "TABLE1", tuple(
+        false if (b.algorithm, b.regime) == ("binomial-stat", "c=0") else b for b in TABLE1))
+    assert main(["verify", "--examples", "4", "--n-max", "3"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("Theorem ")]
+    refuted = [row for row in rows if "refuted" in row.split()]
+    assert len(refuted) == 1 and "binomial-stat" in refuted[0] and "c=0" in refuted[0]
+    assert sum("pass" in row.split() for row in rows) == 9
+    assert "Theorem 1 (binomial-stat, c=0) refuted:" in out and "'optimum'" in out
+
+
+def test_internal_contradiction_fails(monkeypatch, capsys):
+    # An "optimum" above a simulated makespan is hetcoll contradicting itself: exit 1.
+    import analytics.verify as verify
+
+    real = verify.clairvoyant_optimum
+
+    def inflated(comm, comp, **kwargs):
+        result = real(comm, comp, **kwargs)
+        result.makespan *= 10
+        return result
+
+    monkeypatch.setattr(verify, "clairvoyant_optimum", inflated)
+    assert main(["verify", "--examples", "2", "--n-max", "3", "--json"]) == 1
+    records = json.loads(capsys.readouterr().out)
+    assert {r["status"] for r in records[:9]} == {"fail"}
