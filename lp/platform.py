@@ -503,7 +503,7 @@ def read_platform(path: str | Path) -> Platform:
     try:
         if suffix == ".json":
             try:
-                data = json.loads(text)
+                data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
             except (ValueError, RecursionError) as error:
                 # JSONDecodeError, an integer literal over Python's digit limit, or
                 # nesting deeper than the recursion limit.
@@ -516,6 +516,16 @@ def read_platform(path: str | Path) -> Platform:
         return platform_from_networkx(graph)
     except InputError as error:
         raise InputError(f"{path}: {error}") from None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a repeated key (json keeps the last one silently)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise InputError(f"key {key!r} appears twice in one object")
+        data[key] = value
+    return data
 
 
 def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = False) -> None:

@@ -149,7 +149,13 @@ def test_malformed_json_and_graphml(tmp_path, capsys):
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     (tmp_path / "long.json").write_text('{"processors": [{"name": "A", "compute": '
                                         + "1" * 5000 + '}], "links": []}')
-    for name in ("deep.json", "long.json"):
+    # A repeated key: json would silently keep the last cost.
+    (tmp_path / "twice.json").write_text('{"processors": [{"name": "A", "compute": 1, '
+                                         '"compute": 2}], "links": []}')
+    with pytest.raises(InputError, match="twice.json: malformed JSON: key 'compute' appears "
+                       "twice in one object"):
+        read_platform(tmp_path / "twice.json")
+    for name in ("deep.json", "long.json", "twice.json"):
         assert main(["lp", "reduce", str(tmp_path / name)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and f"{name}: malformed JSON" in err
