@@ -547,7 +547,8 @@ def schedule_from_lp(result: Any, *, fixed_period: object = None) -> Schedule:
     if not result.success:
         raise InputError(f"the LP has no solution to schedule: {result.message}")
     if result.flows_exact is None:
-        raise InputError("the LP solution is not exact (certify=True is needed to schedule)")
+        raise InputError(f"the LP solution is not exact, a schedule needs it ({result.message}); "
+                         "solve with certify=True")
     if not result.throughput_exact:
         raise InputError("the optimal throughput is 0: nothing to schedule "
                          "(can the values reach the target?)")

@@ -65,6 +65,18 @@ def test_fixed_period_hand_case():
     assert execute_schedule(schedule, 3).steady_throughput == F(1, 2)
 
 
+def test_an_uncertified_or_failed_lp_is_not_scheduled():
+    platform = lp.read_platform(EXAMPLES / "two_processor.json")
+    floating = lp.steady_state_reduce_lp(platform, ["P0", "P1"], "P0", certify=False)
+    with pytest.raises(InputError, match=r"not exact, a schedule needs it \(optimal \(floating"):
+        schedule_from_lp(floating)
+    sites = lp.read_platform(EXAMPLES / "two_sites.json")
+    failed = lp.steady_state_reduce_lp(sites, **sites.reduce_defaults, solver_options={
+        "solver": "simplex", "simplex_iteration_limit": 0})
+    with pytest.raises(InputError, match="the LP has no solution to schedule: HiGHS"):
+        schedule_from_lp(failed)
+
+
 def test_fixed_period_must_be_positive():
     with pytest.raises(InputError, match="fixed period must be positive"):
         hand_schedule(fixed_period="-3")
