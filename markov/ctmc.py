@@ -176,7 +176,8 @@ class AbsorbingCTMC:
     @classmethod
     def from_successors(cls, initial: Hashable,
                         successors: Callable[[Hashable], Iterable[tuple[Hashable, object]]],
-                        *, max_states: int | None = None) -> AbsorbingCTMC:
+                        *, max_states: int | None = None,
+                        max_transitions: int | None = None) -> AbsorbingCTMC:
         """Explore the states reachable from ``initial`` (breadth first).
 
         Parameters
@@ -190,14 +191,38 @@ class AbsorbingCTMC:
         max_states : int, optional
             Stop with :class:`~hetcoll.InputError` beyond this many transient
             states (a guard against state-space explosion).
+        max_transitions : int, optional
+            Stop with :class:`~hetcoll.InputError` beyond this many
+            transitions.  Memory grows with the transitions, and a state may
+            have many: this guard stops a wide chain (e.g. Non-Commut-Tree-dyn
+            at n = 200, about n/2 moves per state) long before ``max_states``
+            would.
 
         Returns
         -------
         AbsorbingCTMC
+
+        Raises
+        ------
+        InputError
+            If a rate is not a positive number, or a guard is exceeded.
+
+        Examples
+        --------
+        >>> from markov import absorption_time
+        >>> chain = AbsorbingCTMC.from_successors(
+        ...     2, lambda k: [(k - 1, k)] if k > 0 else [])  # pure death, rates 2 then 1
+        >>> chain.n_states, absorption_time(chain, exact=True).mean_exact
+        (2, Fraction(3, 2))
+
+        References
+        ----------
+        First-step analysis of absorbing CTMCs: Kulkarni, *Modeling and
+        Analysis of Stochastic Systems*, chapter 6; the chains of RR 8315,
+        section 5, are built with it.
         """
         index: dict[Hashable, int] = {}
         states: list[Hashable] = []
-        out: list[list[tuple[Hashable, int]]] = []
         rate_kind: dict[object, int] = {}
         # Successor functions usually yield the same few rate objects over and
         # over: validate and hash each object once.  The cache keeps the
@@ -213,28 +238,42 @@ class AbsorbingCTMC:
             kind_by_id[id(rate)] = (rate, kind)
             return kind
 
+        # Flat lists of the transitions, whose targets are the canonical state
+        # objects (the one first seen): successor functions build a fresh
+        # object per move, and keeping them all would cost memory per
+        # transition instead of per state.
+        counts: list[int] = []
+        targets: list[Hashable] = []
+        kinds: list[int] = []
         queue = [initial]
-        seen = {initial}
+        seen = {initial: initial}
         head = 0
         while head < len(queue):
             state = queue[head]
             head += 1
-            moves = [(nxt, kind_of(rate, state)) for nxt, rate in successors(state)]
-            if not moves:
+            before = len(targets)
+            for nxt, rate in successors(state):
+                canonical = seen.get(nxt)
+                if canonical is None:
+                    seen[nxt] = canonical = nxt
+                    queue.append(nxt)
+                targets.append(canonical)
+                kinds.append(kind_of(rate, state))
+            if len(targets) == before:
                 continue
             index[state] = len(states)
             states.append(state)
-            out.append(moves)
+            counts.append(len(targets) - before)
             if max_states is not None and len(states) > max_states:
                 raise InputError(f"more than max_states={max_states} transient states")
-            for nxt, _ in moves:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        source = np.repeat(np.arange(len(out)), [len(moves) for moves in out])
-        target = [index.get(nxt, ABSORBED) for moves in out for nxt, _ in moves]
-        kind = [k for moves in out for _, k in moves]
-        return cls.from_arrays(states, source, target, np.ones(len(source)), kind,
+            if max_transitions is not None and len(targets) > max_transitions:
+                raise InputError(f"more than max_transitions={max_transitions} transitions "
+                                 f"(after {len(states)} states)")
+        source = np.repeat(np.arange(len(counts)), counts)
+        target = np.fromiter((index.get(nxt, ABSORBED) for nxt in targets), dtype=np.int64,
+                             count=len(targets))
+        del targets, seen, queue
+        return cls.from_arrays(states, source, target, np.ones(len(source)), kinds,
                                list(rate_kind), index.get(initial, ABSORBED))
 
     # ---------------------------------------------------------------- properties
@@ -800,7 +839,20 @@ def _positive_rate(rate, what):
         if not (math.isfinite(rate) and rate > 0):
             raise InputError(f"{what} must be a positive number, got {rate!r}")
         return float(rate)
-    return positive_fraction(rate, what)
+    value = positive_fraction(rate, what)
+    _check_float_range(value, what)
+    return value
+
+
+def _check_float_range(value: Fraction, what: str) -> None:
+    """A positive exact rate must also be a positive finite float (the float results)."""
+    try:
+        as_float = float(value)
+    except OverflowError:
+        as_float = math.inf
+    if not (math.isfinite(as_float) and as_float > 0):
+        exponent = round(math.log10(value.numerator) - math.log10(value.denominator))
+        raise InputError(f"{what} (about 1e{exponent}) is out of floating-point range")
 
 
 def _maybe_tqdm(iterable, progress, description):

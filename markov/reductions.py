@@ -129,7 +129,8 @@ def tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = Non
 
 
 def noncommut_tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = None,
-                             *, max_states: int | None = None) -> AbsorbingCTMC:
+                             *, max_states: int | None = None,
+                             max_transitions: int | None = None) -> AbsorbingCTMC:
     """The CTMC of Non-Commut-Tree-dyn on ``n`` processors with exponential costs.
 
     State space.  The partial values are the intervals ``v[k, m]`` of a
@@ -165,6 +166,11 @@ def noncommut_tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | 
         As in :func:`tree_dyn_chain`.
     max_states : int, optional
         Raise :class:`~hetcoll.InputError` beyond this many states.
+    max_transitions : int, optional
+        Raise :class:`~hetcoll.InputError` beyond this many transitions.  Memory
+        grows with the transitions (up to about ``n / 2`` per state without
+        computation cost, ``n`` with), so for large ``n`` this guard stops the
+        build long before ``max_states`` does.
 
     Returns
     -------
@@ -175,7 +181,7 @@ def noncommut_tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | 
     ------
     InputError
         If ``n < 1``, a rate is not a positive number, or the chain has more
-        than ``max_states`` states.
+        than ``max_states`` states or ``max_transitions`` transitions.
 
     Examples
     --------
@@ -205,7 +211,8 @@ def noncommut_tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | 
                                     position), comp
 
     initial = "T" * (n // 2) + "I" * (n % 2)
-    return AbsorbingCTMC.from_successors(initial, successors, max_states=max_states)
+    return AbsorbingCTMC.from_successors(initial, successors, max_states=max_states,
+                                         max_transitions=max_transitions)
 
 
 def _becomes_idle(state: str, position: int) -> str:

@@ -348,6 +348,15 @@ def test_bad_input():
         noncommut_tree_dyn_chain(4, 1, float("nan"))
     with pytest.raises(InputError, match="max_states"):
         noncommut_tree_dyn_chain(12, 1, 1, max_states=100)
+    # Exact rates whose float is 0 or inf would give silently wrong float results.
+    with pytest.raises(InputError, match="rate_comm .*out of floating-point range"):
+        tree_dyn_chain(4, "1e400")
+    with pytest.raises(InputError, match="rate_comp .*out of floating-point range"):
+        noncommut_tree_dyn_chain(4, 1, "1e-400")
+    # n = 200: the first BFS states each have about n/2 = 100 moves; the
+    # transition guard stops the build after a few dozen states.
+    with pytest.raises(InputError, match=r"max_transitions=2000 transitions \(after \d\d? st"):
+        noncommut_tree_dyn_chain(200, max_states=10**6, max_transitions=2000)
     chain = tree_dyn_chain(4)
     with pytest.raises(InputError, match="quantile"):
         absorption_quantiles(chain, [0.5, 1.0])

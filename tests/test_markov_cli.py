@@ -87,6 +87,12 @@ def test_text_output(capsys):
     (["tree-dyn", "--n", "4", "--quantiles", "x"], "--quantiles"),
     (["noncommut-tree-dyn", "--n", "14", "--rate-comp", "1", "--max-states", "50"],
      "max_states"),
+    (["noncommut-tree-dyn", "--n", "14", "--max-transitions", "100"], "max_transitions"),
+    (["noncommut-tree-dyn", "--n", "4", "--max-states", "0"], "--max-states"),
+    (["noncommut-tree-dyn", "--n", "4", "--max-transitions", "0"], "--max-transitions"),
+    (["tree-dyn", "--n", "4", "--rate-comm", "nan"], "--rate-comm"),
+    (["tree-dyn", "--n", "4", "--rate-comm", "1e400"], "--rate-comm 1e400 is out of"),
+    (["noncommut-tree-dyn", "--n", "4", "--rate-comp", "1e-400"], "--rate-comp 1e-400 is out"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, culprit):
     assert cli(["markov", *args]) == 2

@@ -46,11 +46,26 @@ def register(subparsers) -> None:
         if name == "noncommut-tree-dyn":
             sub.add_argument("--max-states", type=int, default=2_000_000,
                              help="give up beyond this many states (default 2000000)")
+            sub.add_argument("--max-transitions", type=int, default=30_000_000,
+                             help="give up beyond this many transitions, which bound the "
+                             "memory (default 30000000, a few GB)")
         sub.add_argument("--plot", metavar="FILE", default=None,
                          help="save a plot of the density and CDF of the makespan (PNG, PDF...)")
         add_force_flag(sub, "--plot")
         add_json_flag(sub)
         sub.set_defaults(func=run)
+
+
+def _rate(text: str, flag: str):
+    """A positive rate, exact, whose float (the float results use it) is positive and finite."""
+    rate = positive_fraction(text, flag)
+    try:
+        as_float = float(rate)
+    except OverflowError:
+        as_float = float("inf")
+    if not (0.0 < as_float < float("inf")):
+        raise InputError(f"{flag} {text} is out of floating-point range")
+    return rate
 
 
 def _probabilities(text: str) -> list[float]:
@@ -71,16 +86,20 @@ def run(args: argparse.Namespace) -> int:
 
     if args.n < 1:
         raise InputError(f"--n must be at least 1, got {args.n}")
-    rate_comm = positive_fraction(args.rate_comm, "--rate-comm")
-    rate_comp = (None if args.rate_comp is None
-                 else positive_fraction(args.rate_comp, "--rate-comp"))
+    rate_comm = _rate(args.rate_comm, "--rate-comm")
+    rate_comp = None if args.rate_comp is None else _rate(args.rate_comp, "--rate-comp")
     probs = _probabilities(args.quantiles)
     plot = output_path(args.plot, args.force, "--plot")
     if args.chain == "tree-dyn":
         chain = tree_dyn_chain(args.n, rate_comm, rate_comp)
     else:
+        for flag, value in (("--max-states", args.max_states),
+                            ("--max-transitions", args.max_transitions)):
+            if value < 1:
+                raise InputError(f"{flag} must be at least 1, got {value}")
         chain = noncommut_tree_dyn_chain(args.n, rate_comm, rate_comp,
-                                         max_states=args.max_states)
+                                         max_states=args.max_states,
+                                         max_transitions=args.max_transitions)
     progress = sys.stderr.isatty() and not args.json
     result = absorption_time(chain, exact=args.exact, quantiles=probs, progress=progress)
     out = {
