@@ -28,7 +28,12 @@ from hetcoll.exact import fraction_str
 from lp.decomposition import Task
 from lp.schedule import Schedule, operation_io
 
-__all__ = ["ExecutionResult", "ScheduleViolation", "execute_schedule"]
+__all__ = ["MAX_BUSY_INTERVALS", "ExecutionResult", "ScheduleViolation", "execute_schedule"]
+
+#: Most busy intervals (one per piece of an operation, per port or CPU it holds, per
+#: period) one run checks: about 1 GB of numpy arrays.  10^8 periods of the
+#: two-processor schedule took 8 GB before this limit, 10^13 a MemoryError.
+MAX_BUSY_INTERVALS = 10_000_000
 
 
 class ScheduleViolation(InputError):
@@ -151,7 +156,8 @@ def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
         the two conflicting operations: two sends, two receives or two tasks
         overlapping on a processor, or a value used before it exists there.
     InputError
-        If ``periods`` is not a positive integer.
+        If ``periods`` is not a positive integer, or so large that the run would
+        check more than :data:`MAX_BUSY_INTERVALS` busy intervals.
 
     Examples
     --------
@@ -174,6 +180,13 @@ def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
     if isinstance(periods, bool) or not isinstance(periods, int | np.integer) or periods < 1:
         raise InputError(f"periods must be a positive integer, got {periods!r}")
     periods = int(periods)
+    per_period = sum(len(slot.pieces) * (1 if isinstance(slot.operation, Task) else 2)
+                     for slot in schedule.slots)
+    if per_period * periods > MAX_BUSY_INTERVALS:
+        raise InputError(f"periods: {periods} periods of this schedule make "
+                         f"{per_period * periods:,} busy intervals to check, more than "
+                         f"{MAX_BUSY_INTERVALS:,}; run at most "
+                         f"{MAX_BUSY_INTERVALS // per_period:,} periods")
     period = schedule.period
     slots = schedule.slots
     # One integer time scale for every offset and the period.

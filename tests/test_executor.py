@@ -7,7 +7,7 @@ import pytest
 
 from hetcoll.errors import InputError
 from lp.decomposition import ReductionTree, ScatterPath, Task, Transfer
-from lp.executor import ScheduleViolation, execute_schedule
+from lp.executor import MAX_BUSY_INTERVALS, ScheduleViolation, execute_schedule
 from lp.schedule import periodic_schedule
 
 TREE_AT_P0 = ReductionTree(F(1, 3), (Transfer("P1", "P0", (1, 1)),), (Task("P0", (0, 0, 1)),))
@@ -110,6 +110,21 @@ def test_value_never_produced_is_caught():
 def test_periods_must_be_a_positive_integer(periods):
     with pytest.raises(InputError, match="periods must be a positive integer"):
         execute_schedule(hand_schedule(), periods)
+
+
+def test_too_many_periods_is_refused_before_any_work():
+    # 10^13 periods used to end in a numpy MemoryError (10^8 took 8 GB). The limit is
+    # on the busy intervals checked: every piece of a transfer holds two ports, every
+    # piece of a task one CPU, in every period.
+    schedule = hand_schedule()
+    per_period = sum(len(s.pieces) * (1 if isinstance(s.operation, Task) else 2)
+                     for s in schedule.slots)
+    assert per_period >= 8  # 3 transfers x 2 ports + 2 tasks, at least one piece each
+    most = MAX_BUSY_INTERVALS // per_period
+    with pytest.raises(InputError, match=f"run at most {most:,} periods"):
+        execute_schedule(schedule, most + 1)
+    with pytest.raises(InputError, match="periods: 10000000000000 periods"):
+        execute_schedule(schedule, 10**13)
 
 
 def test_scatter_target_starved_by_a_fixed_period_counts_zero():

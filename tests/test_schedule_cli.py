@@ -71,6 +71,7 @@ def test_text_output_and_gantt(tmp_path, capsys):
     (["reduce", TWO, "--fixed-period", "inf"], "--fixed-period is not a number: 'inf'"),
     (["scatter", TWO, "--fixed-period", "1/0"], "--fixed-period is not a number: '1/0'"),
     (["scatter", TWO, "--periods", "-4"], "--periods must be at least 1, got -4"),
+    (["reduce", TWO, "--periods", str(10**13)], "periods of this schedule make"),
     (["scatter", TWO, "--source", "P1", "--targets", "P1"], "target 'P1' is the source itself"),
     (["scatter", TWO, "--source", "P0", "--targets", ""], "--targets: expected a non-empty"),
 ])
