@@ -99,6 +99,14 @@ def tree_dyn_closed_form_value(n: int, rate_comm: object = 1) -> tuple[Fraction,
     --------
     >>> tree_dyn_closed_form_value(4)
     (Fraction(5, 2), Fraction(9, 4))
+
+    References
+    ----------
+    Benoit, Canon, Marchal, RR 8315, section 5 (even n: E[C] =
+    (2H(n/2 - 1) + 2/n)/lambda_d, Var[C] = (2 H2(n/2 - 1) + 4/n^2)/lambda_d^2;
+    RR writes lambda_j for lambda_d in the variance).  The HeteroPar version
+    prints 2H(n/2) + 2/n, which is wrong by 4/n.  Odd n: hetcoll's own
+    derivation, 2H((n-1)/2)/lambda_d and 2H2((n-1)/2)/lambda_d^2.
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InputError(f"n (number of processors) must be an integer >= 1, got {n!r}")

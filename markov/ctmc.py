@@ -476,6 +476,12 @@ def exact_absorption_moments(chain: AbsorbingCTMC, order: int = 2, *,
     >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 3)] if s == 0 else [])
     >>> exact_absorption_moments(chain, 2)
     [Fraction(1, 3), Fraction(2, 9)]
+
+    References
+    ----------
+    First-step analysis: the moment systems ``(-S) m_1 = 1``,
+    ``(-S) m_k = k m_(k-1)`` (Neuts 1981, chapter 2); Benoit, Canon, Marchal,
+    RR 8315, section 5, apply them to Tree-dyn.
     """
     _check_order(order)
     if not chain.is_exact:
@@ -549,11 +555,33 @@ def absorption_cdf(chain: AbsorbingCTMC, times) -> np.ndarray:
     the action of the matrix exponential on the initial distribution,
     stepping through the sorted times.
 
+    Parameters
+    ----------
+    chain : AbsorbingCTMC
+    times : sequence of float
+        Non-negative finite times, in any order.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``P(T <= t)`` for each time, in the order given.
+
+    Raises
+    ------
+    InputError
+        If a time is negative or not a finite number.
+
     Examples
     --------
     >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 1)] if s == 0 else [])
     >>> round(float(absorption_cdf(chain, [1.0])[0]), 6)  # 1 - exp(-1)
     0.632121
+
+    References
+    ----------
+    Neuts, *Matrix-Geometric Solutions in Stochastic Models* (1981), chapter 2
+    (phase-type distributions); Benoit, Canon, Marchal, RR 8315, section 5
+    (the chains of the dynamic reductions).
     """
     return 1.0 - _transient_distribution(chain, times).sum(axis=1)
 
@@ -561,11 +589,34 @@ def absorption_cdf(chain: AbsorbingCTMC, times) -> np.ndarray:
 def absorption_pdf(chain: AbsorbingCTMC, times) -> np.ndarray:
     """Density of the absorption time at each of ``times`` (``alpha exp(S t) s0``).
 
+    Parameters
+    ----------
+    chain : AbsorbingCTMC
+    times : sequence of float
+        Non-negative finite times, in any order.
+
+    Returns
+    -------
+    numpy.ndarray
+        The density at each time, in the order given (``s0`` is the vector of
+        absorption rates).
+
+    Raises
+    ------
+    InputError
+        If a time is negative or not a finite number.
+
     Examples
     --------
     >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 2)] if s == 0 else [])
     >>> round(float(absorption_pdf(chain, [0.0])[0]), 6)
     2.0
+
+    References
+    ----------
+    Neuts, *Matrix-Geometric Solutions in Stochastic Models* (1981), chapter 2
+    (phase-type distributions); Benoit, Canon, Marchal, RR 8315, section 5
+    (the chains of the dynamic reductions).
     """
     return _transient_distribution(chain, times) @ chain.absorption_rates()
 
@@ -607,6 +658,12 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
     >>> chain = AbsorbingCTMC.from_successors(0, lambda s: [(1, 1)] if s == 0 else [])
     >>> round(absorption_quantiles(chain, [0.5])[0.5], 8)  # ln 2
     0.69314718
+
+    References
+    ----------
+    Neuts, *Matrix-Geometric Solutions in Stochastic Models* (1981), chapter 2
+    (phase-type distributions); Benoit, Canon, Marchal, RR 8315, section 5
+    (the chains of the dynamic reductions).
     """
     probs = [float(p) for p in probabilities]
     for p in probs:
@@ -772,6 +829,14 @@ def absorption_time(chain: AbsorbingCTMC, *, exact: bool = False,
     Returns
     -------
     AbsorptionResult
+        ``status`` 0, or 1 when ``exact`` was asked but a rate is a float
+        (then ``mean_exact`` and ``variance_exact`` are None).
+
+    Raises
+    ------
+    InputError
+        If ``order < 2``, a quantile probability is not in (0, 1), or
+        absorption is not certain.
 
     Examples
     --------
@@ -779,6 +844,11 @@ def absorption_time(chain: AbsorbingCTMC, *, exact: bool = False,
     >>> r = absorption_time(chain, exact=True)
     >>> r.mean_exact, r.variance_exact
     (Fraction(1, 2), Fraction(1, 4))
+
+    References
+    ----------
+    Benoit, Canon, Marchal, RR 8315, section 5 (mean and variance of
+    Tree-dyn's makespan by first-step analysis); Neuts 1981, chapter 2.
     """
     if order < 2:
         raise InputError(f"order must be at least 2 (for the variance), got {order!r}")

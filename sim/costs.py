@@ -288,6 +288,25 @@ class Gamma(CostDistribution):
     Shape 1/cv^2 and scale mean * cv^2, as in RR 8315, section 6; ``cv = 0``
     (or ``mean = 0``) gives the constant ``mean``.
 
+    Parameters
+    ----------
+    mean : float
+        Mean cost, finite and >= 0.
+    cv : float
+        Coefficient of variation (std / mean), finite and >= 0.
+
+    Raises
+    ------
+    InputError
+        If ``mean`` or ``cv`` is not a finite number >= 0, or if the shape
+        1/cv^2 or the scale mean * cv^2 is not a positive finite float (e.g.
+        ``cv = 1e-200``, whose square underflows to 0).
+
+    References
+    ----------
+    Benoit, Canon, Marchal, RR 8315, section 6 (gamma costs of mean mu and
+    coefficient of variation CV, Figures 4 to 6).
+
     Examples
     --------
     >>> import numpy as np
@@ -320,7 +339,29 @@ class Gamma(CostDistribution):
 
 @dataclass(frozen=True)
 class Exponential(CostDistribution):
-    """Exponential costs of mean ``mean`` (rate 1/mean), as in RR 8315, section 5."""
+    """Exponential costs of mean ``mean`` (rate 1/mean), as in RR 8315, section 5.
+
+    Parameters
+    ----------
+    mean : float
+        Mean cost 1/lambda, finite and >= 0.
+
+    Raises
+    ------
+    InputError
+        If ``mean`` is not a finite number >= 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Exponential(0.5).sample(np.random.default_rng(1), 100_000).mean().round(2)
+    np.float64(0.5)
+
+    References
+    ----------
+    Benoit, Canon, Marchal, RR 8315, section 5 (exponential costs: the
+    Markov chain analysis of Tree-dyn).
+    """
 
     mean: float
 
@@ -333,7 +374,28 @@ class Exponential(CostDistribution):
 
 @dataclass(frozen=True)
 class Deterministic(CostDistribution):
-    """Every cost equals ``value``."""
+    """Every cost equals ``value`` (the homogeneous platforms of RR 8315, section 4).
+
+    Parameters
+    ----------
+    value : float
+        The cost, finite and >= 0.
+
+    Raises
+    ------
+    InputError
+        If ``value`` is not a finite number >= 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Deterministic(2).sample(np.random.default_rng(0), 3)
+    array([2., 2., 2.])
+
+    References
+    ----------
+    Benoit, Canon, Marchal, RR 8315, section 4 (homogeneous costs c, d).
+    """
 
     value: float
 

@@ -70,6 +70,26 @@ def fibonacci_number(k: int) -> int:
 def fibonacci_order(n: int) -> int:
     """Smallest order k >= 0 with F_(k+2) >= n: the order Fibonacci-stat uses for n.
 
+    Parameters
+    ----------
+    n : int
+        Number of processors, at least 1.
+
+    Returns
+    -------
+    int
+        The order k (F_1 = F_2 = 1).
+
+    Raises
+    ------
+    InputError
+        If ``n`` is not an integer >= 1.
+
+    References
+    ----------
+    Benoit, Canon, Marchal, RR 8315, section 3.2 (Fibonacci-stat: FS_k uses
+    F_(k+2) processors; other n use the smallest such k, truncated).
+
     Examples
     --------
     >>> [fibonacci_order(n) for n in (1, 2, 3, 4, 5, 8, 9)]
