@@ -23,10 +23,18 @@ def run_json(capsys, *argv):
 def test_reduce_json_on_the_hand_case(capsys):
     data = run_json(capsys, "reduce", TWO, "--participants", "P0,P1", "--target", "P0")
     assert data["period"] == "3" and data["throughput_exact"] == "1"
-    assert sorted(t["weight"] for t in data["trees"]) == ["1/3", "2/3"]
-    assert {"from", "to", "interval"} <= set(data["trees"][0]["transfers"][0])
-    assert {"processor", "task"} <= set(data["trees"][0]["tasks"][0])
-    assert sum(F(m["duration"]) for m in data["matchings"]) <= 3
+    # NOTES.md section 1, by hand: P1 sends v_1 and P0 computes (1/3); P0 sends v_0,
+    # P1 computes and returns v[0,1] (2/3).
+    trees = {t["weight"]: t for t in data["trees"]}
+    assert set(trees) == {"1/3", "2/3"}
+    assert trees["1/3"]["transfers"] == [{"from": "P1", "to": "P0", "interval": [1, 1]}]
+    assert trees["1/3"]["tasks"] == [{"processor": "P0", "task": [0, 0, 1]}]
+    assert sorted(map(json.dumps, trees["2/3"]["transfers"])) == sorted(map(json.dumps, [
+        {"from": "P0", "to": "P1", "interval": [0, 0]},
+        {"from": "P1", "to": "P0", "interval": [0, 1]}]))
+    assert trees["2/3"]["tasks"] == [{"processor": "P1", "task": [0, 0, 1]}]
+    # Per period P1 -> P0 carries 1 + 2 unit messages: the maximum weighted degree, 3.
+    assert sum(F(m["duration"]) for m in data["matchings"]) == 3
     assert data["execution"]["valid"] is True
     assert data["execution"]["steady_throughput"] == "1"
 
