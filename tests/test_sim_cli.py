@@ -112,6 +112,10 @@ def test_gantt_written_and_never_overwritten(capsys, tmp_path):
     (["tree-dyn", "--n", "4", "--quantiles", "nan"], "--quantiles"),
     (["tree-dyn", "--n", "4", "--seed", "-1"], "seed"),
     (["tree-dyn", "--n", "4", "--jobs", "0"], "n_jobs"),
+    # Flags that would otherwise be silently ignored.
+    (["tree-dyn", "--n", "4", "--fibonacci-order", "3"], "--fibonacci-order applies to"),
+    (["tree-dyn", "--costs", "FILE", "--fibonacci-order", "3"], "--fibonacci-order applies"),
+    (["tree-dyn", "--n", "4", "--cv-comp", "1"], "--cv-comp needs --mu-comp"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, culprit):
     files = {"FILE": str(EXAMPLES / "fig2_homogeneous_8.json"),

@@ -80,6 +80,11 @@ def run(args) -> int:
     from sim import ALGORITHMS
 
     algorithms = ALGORITHMS if args.algorithm == "all" else (args.algorithm,)
+    if args.fibonacci_order is not None and "fibonacci-stat" not in algorithms:
+        raise InputError(f"--fibonacci-order applies to fibonacci-stat (or all), not "
+                         f"{args.algorithm}")
+    if args.costs is None and args.cv_comp is not None and args.mu_comp is None:
+        raise InputError("--cv-comp needs --mu-comp (computations are free by default)")
     if args.costs is None:
         for flag in ("trace", "gantt", "force"):
             if getattr(args, flag):
