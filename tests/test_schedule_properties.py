@@ -1,6 +1,7 @@
 """Property tests on random platforms: LP -> trees/paths -> schedule -> exact run."""
 
 import functools
+import itertools
 import json
 from collections import defaultdict
 from fractions import Fraction as F
@@ -193,11 +194,63 @@ def test_matchings_are_one_port_and_fit_the_period(scenario):
     assert dict(covered) == dict(needed)
 
 
+def check_slots_independently(schedule):
+    """One period of slots, checked without the executor.
+
+    Every operation of every used tree has one slot with the tree's uses; no port or
+    CPU holds two pieces at once within [0, T] (the offsets repeat every period, so this
+    is one-port in steady state); and for the same uses, whatever produces a value
+    where it is used ends, in absolute time stage·T + offset, before its consumer starts.
+    """
+    period = schedule.period
+    busy = defaultdict(list)
+    slot_of = {}
+    for slot in schedule.slots:
+        op = slot.operation
+        assert slot.count == schedule.uses[slot.component] > 0
+        assert (slot.component, op) not in slot_of
+        slot_of[slot.component, op] = slot
+        holders = ([("cpu", op.processor)] if hasattr(op, "task")
+                   else [("send", op.sender), ("recv", op.receiver)])
+        for a, b in slot.pieces:
+            assert 0 <= a < b <= period
+            for holder in holders:
+                busy[holder].append((a, b))
+    for holder, pieces in busy.items():
+        pieces.sort()
+        for (_, end), (start, _) in itertools.pairwise(pieces):
+            assert end <= start, (holder, pieces)
+    for index, (component, uses) in enumerate(zip(schedule.components, schedule.uses,
+                                                  strict=True)):
+        if not uses:
+            continue
+        made = {}  # (value, processor) -> producing slot
+        for op in (*component.transfers, *getattr(component, "tasks", ())):
+            assert (index, op) in slot_of
+            if hasattr(op, "task"):
+                k, split, m = op.task
+                made[(k, m), op.processor] = slot_of[index, op]
+            else:
+                made[op.value, op.receiver] = slot_of[index, op]
+        for (_, op), slot in ((key, v) for key, v in slot_of.items() if key[0] == index):
+            if hasattr(op, "task"):
+                k, split, m = op.task
+                needs = [((k, split), op.processor), ((split + 1, m), op.processor)]
+            else:
+                needs = [(op.value, op.sender)]
+            for need in needs:
+                if need in made:
+                    producer = made[need]
+                    assert (producer.stage * period + producer.end
+                            <= slot.stage * period + slot.start), (need, producer, slot)
+
+
 @settings(max_examples=40)
 @given(scenarios(), st.integers(1, 3))
 def test_executor_validates_and_measures_tp_per_period(scenario, extra):
     result = solve(*scenario)
     schedule = schedule_from_lp(result)
+    check_slots_independently(schedule)
     periods = schedule.depth + extra
     run = execute_schedule(schedule, periods)
     assert run.success
