@@ -31,8 +31,8 @@ COMM, COMP = 0, 1
 """Rate kinds: a transfer ends (``lambda_d``), a reduction ends (``lambda_c``)."""
 
 
-def tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = None
-                   ) -> AbsorbingCTMC:
+def tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = None, *,
+                   max_states: int | None = None) -> AbsorbingCTMC:
     """The CTMC of Tree-dyn on ``n`` processors with exponential costs.
 
     State space.  A state is ``(a, b, s)``: ``a`` transfers running (each
@@ -71,6 +71,10 @@ def tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = Non
         ``lambda_d``, the rate of a transfer (mean transfer time ``1/lambda_d``).
     rate_comp : int, Fraction, str, float or None
         ``lambda_c``, the rate of a reduction; None for zero computation cost.
+    max_states : int, optional
+        Raise :class:`~hetcoll.InputError`, before allocating anything, when
+        the chain would have more transient states: ``floor(n^2/4) + n - 1``
+        with computation cost, ``n - 1`` without.
 
     Returns
     -------
@@ -80,7 +84,8 @@ def tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = Non
     Raises
     ------
     InputError
-        If ``n < 1`` or a rate is not a positive number.
+        If ``n < 1``, a rate is not a positive number, or the chain would have
+        more than ``max_states`` states.
 
     Examples
     --------
@@ -98,6 +103,11 @@ def tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = Non
     if rate_comp is not None:
         base.append(_rate(rate_comp, "rate_comp"))
     with_comp = rate_comp is not None
+    # sum_{k=1..n} (min(k, n - k) + 1) states, minus the absorbing one.
+    count = n * n // 4 + n - 1 if with_comp else n - 1
+    if max_states is not None and count > max_states:
+        raise InputError(f"Tree-dyn on n = {n} processors has {count} transient states, "
+                         f"more than max_states={max_states}")
     k = np.arange(1, n + 1)
     widths = np.minimum(k, n - k) + 1 if with_comp else np.ones(n, dtype=np.int64)
     offset = np.concatenate([[0], np.cumsum(widths)])

@@ -91,6 +91,10 @@ def test_text_output(capsys):
     (["noncommut-tree-dyn", "--n", "4", "--max-states", "0"], "--max-states"),
     (["noncommut-tree-dyn", "--n", "4", "--max-transitions", "0"], "--max-transitions"),
     (["tree-dyn", "--n", "4", "--rate-comm", "nan"], "--rate-comm"),
+    # Refused up front instead of a MemoryError traceback (about 19 GB).
+    (["tree-dyn", "--n", "100000", "--rate-comp", "1"], "more than max_states=10000000"),
+    (["tree-dyn", "--n", "40", "--rate-comp", "1", "--max-states", "100"], "max_states=100"),
+    (["tree-dyn", "--n", "4", "--max-states", "0"], "--max-states"),
     (["tree-dyn", "--n", "4", "--rate-comm", "1e400"], "--rate-comm 1e400 is out of"),
     (["noncommut-tree-dyn", "--n", "4", "--rate-comp", "1e-400"], "--rate-comp 1e-400 is out"),
 ])

@@ -43,6 +43,11 @@ def register(subparsers) -> None:
         sub.add_argument("--quantiles", default="0.1,0.9", metavar="P,P",
                          help="comma-separated probabilities in (0,1) (default 0.1,0.9); "
                          "'' for none")
+        if name == "tree-dyn":
+            sub.add_argument("--max-states", type=int, default=10_000_000,
+                             help="give up, before building, beyond this many states: "
+                             "n^2/4 + n - 1 with --rate-comp, n - 1 without (default "
+                             "10000000, about 4 GB)")
         if name == "noncommut-tree-dyn":
             sub.add_argument("--max-states", type=int, default=2_000_000,
                              help="give up beyond this many states (default 2000000)")
@@ -90,13 +95,15 @@ def run(args: argparse.Namespace) -> int:
     rate_comp = None if args.rate_comp is None else _rate(args.rate_comp, "--rate-comp")
     probs = _probabilities(args.quantiles)
     plot = output_path(args.plot, args.force, "--plot")
+    guards = [("--max-states", args.max_states)]
+    if args.chain == "noncommut-tree-dyn":
+        guards.append(("--max-transitions", args.max_transitions))
+    for flag, value in guards:
+        if value < 1:
+            raise InputError(f"{flag} must be at least 1, got {value}")
     if args.chain == "tree-dyn":
-        chain = tree_dyn_chain(args.n, rate_comm, rate_comp)
+        chain = tree_dyn_chain(args.n, rate_comm, rate_comp, max_states=args.max_states)
     else:
-        for flag, value in (("--max-states", args.max_states),
-                            ("--max-transitions", args.max_transitions)):
-            if value < 1:
-                raise InputError(f"{flag} must be at least 1, got {value}")
         chain = noncommut_tree_dyn_chain(args.n, rate_comm, rate_comp,
                                          max_states=args.max_states,
                                          max_transitions=args.max_transitions)
