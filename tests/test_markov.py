@@ -363,12 +363,12 @@ def test_bad_input():
         tree_dyn_chain(4, "1e400")
     with pytest.raises(InputError, match="rate_comp .*out of floating-point range"):
         noncommut_tree_dyn_chain(4, 1, "1e-400")
-    # Tree-dyn knows its size before building: n^2/4 + n - 1 = 109 states at
+    # Tree-dyn knows its size before building: n^2/4 + n - 1 = 119 states at
     # n = 20 with reductions (the count test_tree_dyn_vectorised_builder_matches_bfs
     # checks), 19 without; refused before allocating for n = 10^5.
-    assert tree_dyn_chain(20, 1, 1, max_states=109).n_states == 109
-    with pytest.raises(InputError, match="n = 20 processors has 109 transient states"):
-        tree_dyn_chain(20, 1, 1, max_states=108)
+    assert tree_dyn_chain(20, 1, 1, max_states=119).n_states == 119
+    with pytest.raises(InputError, match="n = 20 processors has 119 transient states"):
+        tree_dyn_chain(20, 1, 1, max_states=118)
     assert tree_dyn_chain(20, max_states=19).n_states == 19
     with pytest.raises(InputError, match="2500099999 transient states"):
         tree_dyn_chain(100_000, 1, 1, max_states=10**7)
