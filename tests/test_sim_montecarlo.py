@@ -25,7 +25,7 @@ def exact_makespans(algorithm, comm, comp, start=None):
 
 @st.composite
 def draws(draw):
-    n = draw(st.integers(1, 10))
+    n = draw(st.integers(1, 14))
     runs = draw(st.integers(1, 4))
     # Small integers make ties and zero costs (same-instant rounds) common;
     # continuous draws make every event distinct.
@@ -36,7 +36,7 @@ def draws(draw):
     return comm, comp, start
 
 
-@settings(max_examples=80)
+@settings(max_examples=250)
 @given(draws(), st.sampled_from(sim.ALGORITHMS))
 def test_compiled_engine_matches_exact_simulator(data, algorithm):
     comm, comp, start = data
@@ -57,16 +57,23 @@ def test_sample_makespans_are_the_exact_makespans_of_the_drawn_costs():
 
 
 def test_results_do_not_depend_on_n_jobs_and_are_paired():
-    runs = sim.CHUNK_RUNS + 123
+    runs = 2 * sim.CHUNK_RUNS + 123  # three chunks, so three workers all get one
     one = sim.sample_makespans("all", 9, sim.Gamma(1, 0.5), sim.Gamma(0.2, 0.5), runs=runs,
                                seed=11, n_jobs=1)
     two = sim.sample_makespans("all", 9, sim.Gamma(1, 0.5), sim.Gamma(0.2, 0.5), runs=runs,
                                seed=11, n_jobs=2)
+    three = sim.sample_makespans("all", 9, sim.Gamma(1, 0.5), sim.Gamma(0.2, 0.5), runs=runs,
+                                 seed=11, n_jobs=3)
+    summary_one = sim.monte_carlo("all", 9, sim.Gamma(1, 0.5), runs=runs, seed=5, n_jobs=1)
+    summary_all = sim.monte_carlo("all", 9, sim.Gamma(1, 0.5), runs=runs, seed=5, n_jobs=-1)
+    assert {k: s.as_dict() for k, s in summary_one.items()} == {
+        k: s.as_dict() for k, s in summary_all.items()}
     alone = sim.sample_makespans("tree-dyn", 9, sim.Gamma(1, 0.5), sim.Gamma(0.2, 0.5),
                                  runs=runs, seed=11)
     for algorithm in sim.ALGORITHMS:
         assert one[algorithm].shape == (runs,)
         np.testing.assert_array_equal(one[algorithm], two[algorithm])
+        np.testing.assert_array_equal(one[algorithm], three[algorithm])
     np.testing.assert_array_equal(alone["tree-dyn"], one["tree-dyn"])
     other = sim.sample_makespans("tree-dyn", 9, sim.Gamma(1, 0.5), sim.Gamma(0.2, 0.5),
                                  runs=100, seed=12)
