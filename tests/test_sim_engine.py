@@ -247,7 +247,7 @@ def check_ports(result, comm, comp, starts):
     assert result.makespan == max([e.end for e in result.trace] + list(starts or [0]))
 
 
-@settings(max_examples=40)
+@settings(max_examples=60)
 @given(platforms(), st.sampled_from(sim.ALGORITHMS))
 def test_traces_respect_the_port_rules(platform, algorithm):
     n, comm, comp, starts = platform
@@ -264,7 +264,7 @@ def test_makespan_lower_bound(platform, algorithm):
     assert sim.simulate(algorithm, comm, comp).makespan >= d_min * ceil_log2(n)
 
 
-@settings(max_examples=40)
+@settings(max_examples=60)
 @given(platforms(), st.sampled_from(sim.ALGORITHMS))
 def test_reduced_value(platform, algorithm):
     n, comm, comp, starts = platform
