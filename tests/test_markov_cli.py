@@ -123,3 +123,15 @@ def test_plot_never_overwrites(tmp_path, capsys):
     assert target.read_text() == "precious"
     assert cli(["markov", "tree-dyn", "--n", "6", "--plot", str(target), "--force"]) == 0
     assert target.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_plot_with_an_unknown_format_is_refused_before_any_work(tmp_path, capsys):
+    target = tmp_path / "makespan.xyz"
+    assert cli(["markov", "tree-dyn", "--n", "6", "--plot", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "--plot" in err and "unknown image format '.xyz'" in err and err.count("\n") == 1
+    assert not target.exists()
+    # No suffix: matplotlib would have written another file, FILE.png.
+    assert cli(["markov", "tree-dyn", "--n", "6", "--plot", str(tmp_path / "plot")]) == 2
+    assert "unknown image format (no extension)" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())

@@ -101,6 +101,7 @@ def test_gantt_written_and_never_overwritten(capsys, tmp_path):
     (["tree-dyn", "--costs", "BADJSON"], "not valid JSON"),
     (["tree-dyn", "--costs", "NEGATIVE"], "link P1->P0"),
     (["tree-dyn", "--costs", "BINARY"], "not a UTF-8 text file"),
+    (["tree-dyn", "--costs", "FILE", "--gantt", "GANTT_XYZ"], "unknown image format '.xyz'"),
     (["bogus", "--n", "4"], "invalid choice"),
     (["tree-dyn", "--n", "4", "--mu-comm", "nan"], "--mu-comm nan / --cv-comm 1: gamma mean"),
     (["tree-dyn", "--n", "4", "--cv-comm", "inf"], "--cv-comm inf: gamma coefficient"),
@@ -122,6 +123,7 @@ def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, culprit):
              "MISSING": str(tmp_path / "missing.json"), "BADJSON": tmp_path / "bad.json",
              "NEGATIVE": tmp_path / "neg.json"}
     files["BADJSON"].write_text("{")
+    files["GANTT_XYZ"] = tmp_path / "chart.xyz"
     files["BINARY"] = tmp_path / "binary.json"
     files["BINARY"].write_bytes(b"\xff\xfe{}")
     files["NEGATIVE"].write_text(json.dumps({"comm": [[0, 1], [-1, 0]], "comp": [0, 0]}))
