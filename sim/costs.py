@@ -90,6 +90,10 @@ def _cost(value: object, what: str, exact: bool) -> Number:
         number = to_fraction(value, what)
     if number.numerator < 0:
         raise InputError(f"{what} must be non-negative, got {fraction_str(number)}")
+    if number.numerator.bit_length() - number.denominator.bit_length() > 1000:
+        # Above about 2^1000 = 1e301, the float makespan (a sum of costs)
+        # could overflow: a traceback in exact mode, a silent inf in floats.
+        raise InputError(f"{what} is too large for floating point (over about 1e300)")
     # Through to_fraction, a float keeps its shortest decimal (0.1 -> 1/10), and
     # float() of that gives back the very same double.
     return number if exact else float(number)
@@ -278,6 +282,8 @@ def _nonneg(value: object, what: str) -> float:
     value = float(value)
     if not (np.isfinite(value) and value >= 0):
         raise InputError(f"{what} must be finite and >= 0, got {value!r}")
+    if value > 1e300:  # sums of such costs overflow to a silent inf makespan
+        raise InputError(f"{what} {value!r} is too large for floating point (over 1e300)")
     return value
 
 

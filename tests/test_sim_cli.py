@@ -175,6 +175,9 @@ def test_read_cost_file_is_exact_and_keeps_every_field():
     ({"comm": [[0, None], [1, 0]]}, "link P0->P1 is missing"),
     ({"comm": []}, "non-empty n x n matrix"),
     ({"comm": [[0, 1], [1, 0]], "comp": 1}, "comp must be a list"),
+    # Exact, but its float (and the float makespan) would overflow.
+    ({"comm": [[0, 1], [10**400, 0]]}, "link P1->P0 is too large for floating point"),
+    ({"comm": [[0, 1e302], [1, 0]]}, "link P0->P1 is too large for floating point"),
 ])
 def test_read_cost_file_names_the_culprit(tmp_path, capsys, content, culprit):
     from hetcoll.errors import InputError

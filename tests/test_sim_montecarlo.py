@@ -137,6 +137,8 @@ def test_distributions():
     for cv in (1e-200, 1e200):  # finite, but shape 1/cv^2 or scale mean*cv^2 is not
         with pytest.raises(InputError, match="out of floating-point range"):
             sim.Gamma(1.0, cv)
+    with pytest.raises(InputError, match="too large for floating point"):
+        sim.Deterministic(1e308)  # a sum of two such costs is inf
     with pytest.raises(InputError, match="exponential mean"):
         sim.Exponential("a")
 
