@@ -903,26 +903,37 @@ def _exact_if_rational(rate):
     return float(rate)
 
 
+RATE_RANGE = (1e-100, 1e100)
+"""Rates must lie in this range: the k-th moment scales like rate^-k, and the
+float moments (and the moment solves) must neither overflow nor underflow."""
+
+
 def _positive_rate(rate, what):
-    """A rate as a Fraction (exact input) or float; positive and finite."""
+    """A rate as a Fraction (exact input) or float; positive, within :data:`RATE_RANGE`."""
     if isinstance(rate, float | np.floating):
         if not (math.isfinite(rate) and rate > 0):
             raise InputError(f"{what} must be a positive number, got {rate!r}")
+        _check_float_range(float(rate), what)
         return float(rate)
     value = positive_fraction(rate, what)
     _check_float_range(value, what)
     return value
 
 
-def _check_float_range(value: Fraction, what: str) -> None:
-    """A positive exact rate must also be a positive finite float (the float results)."""
-    try:
-        as_float = float(value)
-    except OverflowError:
-        as_float = math.inf
-    if not (math.isfinite(as_float) and as_float > 0):
+def _check_float_range(value: Fraction | float, what: str) -> None:
+    """A positive rate whose float moments stay representable (see RATE_RANGE)."""
+    low, high = RATE_RANGE
+    if isinstance(value, Fraction):  # compare exactly with 10^-100 and 10^100
+        low, high = Fraction(1, 10**100), Fraction(10**100)
+    if low <= value <= high:
+        return
+    if isinstance(value, Fraction):
         exponent = round(math.log10(value.numerator) - math.log10(value.denominator))
-        raise InputError(f"{what} (about 1e{exponent}) is out of floating-point range")
+        shown = f"about 1e{exponent}"
+    else:
+        shown = f"{value!r}"
+    raise InputError(f"{what} ({shown}) is out of range: rates must lie in [1e-100, 1e100] "
+                     "for the float moments to be representable")
 
 
 def _maybe_tqdm(iterable, progress, description):

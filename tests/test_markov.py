@@ -358,11 +358,16 @@ def test_bad_input():
         noncommut_tree_dyn_chain(4, 1, float("nan"))
     with pytest.raises(InputError, match="max_states"):
         noncommut_tree_dyn_chain(12, 1, 1, max_states=100)
-    # Exact rates whose float is 0 or inf would give silently wrong float results.
-    with pytest.raises(InputError, match="rate_comm .*out of floating-point range"):
-        tree_dyn_chain(4, "1e400")
-    with pytest.raises(InputError, match="rate_comp .*out of floating-point range"):
+    # Rates whose float moments (~ rate^-k) overflow or underflow: 1e-300 used
+    # to be reported as "absorption is not certain", 1e400 to crash.
+    for rate in ("1e400", "1e-300", 1e-101, 1e101):
+        with pytest.raises(InputError, match="rate_comm .*out of range"):
+            tree_dyn_chain(4, rate)
+    with pytest.raises(InputError, match="rate_comp .*out of range"):
         noncommut_tree_dyn_chain(4, 1, "1e-400")
+    # The ends of the range work: n = 2 is one transfer, mean 1/rate.
+    assert absorption_time(tree_dyn_chain(2, "1e-100"), exact=True).mean_exact == 10**100
+    assert absorption_time(tree_dyn_chain(2, 1e100)).mean == pytest.approx(1e-100)
     # Tree-dyn knows its size before building: n^2/4 + n - 1 = 119 states at
     # n = 20 with reductions (the count test_tree_dyn_vectorised_builder_matches_bfs
     # checks), 19 without; refused before allocating for n = 10^5.

@@ -97,6 +97,7 @@ def test_text_output(capsys):
     (["tree-dyn", "--n", "4", "--max-states", "0"], "--max-states"),
     (["tree-dyn", "--n", "4", "--rate-comm", "1e400"], "--rate-comm 1e400 is out of"),
     (["noncommut-tree-dyn", "--n", "4", "--rate-comp", "1e-400"], "--rate-comp 1e-400 is out"),
+    (["tree-dyn", "--n", "4", "--rate-comm", "1e-300"], "--rate-comm 1e-300 is out of range"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, culprit):
     assert cli(["markov", *args]) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from fractions import Fraction
 
 from hetcoll.cli._common import (
     add_force_flag,
@@ -62,14 +63,12 @@ def register(subparsers) -> None:
 
 
 def _rate(text: str, flag: str):
-    """A positive rate, exact, whose float (the float results use it) is positive and finite."""
+    """A positive exact rate in [1e-100, 1e100], so that the float moments are representable."""
     rate = positive_fraction(text, flag)
-    try:
-        as_float = float(rate)
-    except OverflowError:
-        as_float = float("inf")
-    if not (0.0 < as_float < float("inf")):
-        raise InputError(f"{flag} {text} is out of floating-point range")
+    # The k-th moment scales like rate^-k: keep the float results representable
+    # (the same range as markov's chains check).
+    if not Fraction(1, 10**100) <= rate <= 10**100:
+        raise InputError(f"{flag} {text} is out of range: rates must lie in [1e-100, 1e100]")
     return rate
 
 
