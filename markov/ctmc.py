@@ -205,7 +205,8 @@ class AbsorbingCTMC:
         Raises
         ------
         InputError
-            If a rate is not a positive number, or a guard is exceeded.
+            If a rate is not a positive number in [1e-100, 1e100], or a guard is
+            exceeded.
 
         Examples
         --------

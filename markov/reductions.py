@@ -84,8 +84,8 @@ def tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = Non
     Raises
     ------
     InputError
-        If ``n < 1``, a rate is not a positive number, or the chain would have
-        more than ``max_states`` states.
+        If ``n < 1``, a rate is not a positive number in [1e-100, 1e100], or
+        the chain would have more than ``max_states`` states.
 
     Examples
     --------
@@ -190,8 +190,9 @@ def noncommut_tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | 
     Raises
     ------
     InputError
-        If ``n < 1``, a rate is not a positive number, or the chain has more
-        than ``max_states`` states or ``max_transitions`` transitions.
+        If ``n < 1``, a rate is not a positive number in [1e-100, 1e100], or
+        the chain has more than ``max_states`` states or ``max_transitions``
+        transitions.
 
     Examples
     --------
