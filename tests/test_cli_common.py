@@ -1,6 +1,7 @@
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -89,6 +90,40 @@ def test_every_output_option_checks_its_directory_first(tmp_path, capsys, argv):
     assert main([a.format(missing=missing) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"directory {missing} does not exist" in err
+
+
+IMAGE_OPTIONS = [
+    ["lp", "reduce", "examples/two_processor.json", "--plot", "{name}"],
+    ["schedule", "reduce", "examples/two_processor.json", "--gantt", "{name}"],
+    ["simulate", "tree-dyn", "--costs", "examples/costs/heterogeneous_5.json", "--gantt", "{name}"],
+    ["optimum", "--costs", "examples/costs/heterogeneous_5.json", "--gantt", "{name}"],
+    ["markov", "tree-dyn", "--n", "3", "--plot", "{name}"],
+]
+
+
+@pytest.mark.parametrize("argv", IMAGE_OPTIONS)
+@pytest.mark.parametrize(("file_name", "shown"), [("chart.xyz", "'.xyz'"),
+                                                  ("chart", "(no extension)")])
+def test_every_image_option_refuses_unknown_formats(tmp_path, capsys, monkeypatch, argv,
+                                                    file_name, shown):
+    from hetcoll.cli import main
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    target = tmp_path / file_name
+    assert main([a.format(name=target) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"unknown image format {shown}" in err
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("argv", IMAGE_OPTIONS)
+def test_every_image_option_writes_a_pdf(tmp_path, capsys, monkeypatch, argv):
+    from hetcoll.cli import main
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    target = tmp_path / "chart.pdf"
+    assert main([a.format(name=target) for a in argv]) == 0
+    assert target.read_bytes()[:5] == b"%PDF-"
 
 
 def test_resolve_scenario_takes_the_kind_explicitly():

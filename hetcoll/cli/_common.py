@@ -19,6 +19,7 @@ __all__ = [
     "HetcollArgumentParser",
     "add_force_flag",
     "add_json_flag",
+    "image_path",
     "add_scenario_arguments",
     "add_scenario_parsers",
     "output_path",
@@ -98,6 +99,29 @@ def output_path(value: str | None, force: bool, flag: str,
         raise InputError(f"{flag} {value}: directory {path.parent} does not exist")
     return path
 
+
+
+def image_path(value: str | None, force: bool, flag: str) -> Path | None:
+    """Like :func:`output_path`, for a plot: also check matplotlib can write its format.
+
+    Raises
+    ------
+    InputError
+        As :func:`output_path`, and for a suffix that is not an image format matplotlib
+        writes, or no suffix at all (matplotlib would then write ``FILE.png``, another file
+        than the one asked for).
+    """
+    path = output_path(value, force, flag)
+    if path is None:
+        return None
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if path.suffix[1:].lower() not in formats:
+        shown = repr(path.suffix) if path.suffix else "(no extension)"
+        raise InputError(f"{flag} {path}: unknown image format {shown} (use one of "
+                         f"{', '.join('.' + f for f in sorted(formats))})")
+    return path
 
 def read_costs_option(path: str):
     """The cost file of ``--costs`` (:func:`sim.read_cost_file`), errors naming ``--costs``."""

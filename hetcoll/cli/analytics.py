@@ -19,7 +19,7 @@ import sys
 from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
-    output_path,
+    image_path,
     print_json,
     read_costs_option,
     to_jsonable,
@@ -27,10 +27,8 @@ from hetcoll.cli._common import (
 from hetcoll.errors import InputError
 from hetcoll.exact import fraction_str, to_fraction
 
+
 #: Image formats of ``hetcoll optimum --gantt`` (matplotlib rejects others mid-run).
-GANTT_SUFFIXES = (".png", ".pdf", ".svg")
-
-
 def register(subparsers) -> None:
     bounds = subparsers.add_parser(
         "bounds", help="Table 1: approximation ratios of the non-clairvoyant reductions",
@@ -143,7 +141,7 @@ def run_verify(args) -> int:
 def run_optimum(args) -> int:
     from analytics import clairvoyant_optimum
 
-    gantt = output_path(args.gantt, args.force, "--gantt", GANTT_SUFFIXES)
+    gantt = image_path(args.gantt, args.force, "--gantt")
     cost_file = read_costs_option(args.costs)
     result = clairvoyant_optimum(cost_file.costs.d, cost_file.costs.c,
                                  noncommutative=args.noncommutative,

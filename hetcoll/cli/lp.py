@@ -8,6 +8,7 @@ from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
     add_scenario_parsers,
+    image_path,
     output_path,
     print_json,
     resolve_scenario,
@@ -45,7 +46,7 @@ def run(args) -> int:
 
     # Refuse bad output paths before any work is done.
     export = output_path(args.export, args.force, "--export", (".lp", ".mps"))
-    plot = output_path(args.plot, args.force, "--plot")
+    plot = image_path(args.plot, args.force, "--plot")
     platform = lp.read_platform(args.platform)
     scenario = resolve_scenario(args, platform, args.kind)
     result = solve_scenario(platform, args.kind, scenario, certify=not args.no_certify)

@@ -9,7 +9,7 @@ from fractions import Fraction
 from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
-    output_path,
+    image_path,
     print_json,
     split_names,
 )
@@ -72,20 +72,6 @@ def _rate(text: str, flag: str):
     return rate
 
 
-def _image_format(path, flag: str):
-    """``path`` (a Path or None), after checking matplotlib can write its format."""
-    if path is None:
-        return path
-    from matplotlib.backend_bases import FigureCanvasBase
-
-    formats = FigureCanvasBase.get_supported_filetypes()
-    # Without a suffix matplotlib would write FILE.png, another file than asked.
-    if path.suffix[1:].lower() not in formats:
-        shown = repr(path.suffix) if path.suffix else "(no extension)"
-        raise InputError(f"{flag} {path}: unknown image format {shown} (use one of "
-                         f"{', '.join('.' + f for f in sorted(formats))})")
-    return path
-
 
 def _probabilities(text: str) -> list[float]:
     if not text.strip():
@@ -108,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     rate_comm = _rate(args.rate_comm, "--rate-comm")
     rate_comp = None if args.rate_comp is None else _rate(args.rate_comp, "--rate-comp")
     probs = _probabilities(args.quantiles)
-    plot = _image_format(output_path(args.plot, args.force, "--plot"), "--plot")
+    plot = image_path(args.plot, args.force, "--plot")
     guards = [("--max-states", args.max_states)]
     if args.chain == "noncommut-tree-dyn":
         guards.append(("--max-transitions", args.max_transitions))

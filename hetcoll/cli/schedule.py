@@ -9,7 +9,7 @@ from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
     add_scenario_parsers,
-    output_path,
+    image_path,
     print_json,
     resolve_scenario,
     solve_scenario,
@@ -20,9 +20,6 @@ from hetcoll.exact import fraction_str, positive_fraction
 #: Trees (or paths) listed in the text output; --json lists them all.
 SHOWN = 12
 #: File types of --gantt.
-GANTT_SUFFIXES = (".png", ".pdf", ".svg")
-
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "schedule", help="periodic schedule of series of reduces or scatters, exactly validated",
@@ -52,7 +49,7 @@ def run(args) -> int:
     from lp.executor import execute_schedule
     from lp.schedule import schedule_from_lp
 
-    gantt = output_path(args.gantt, args.force, "--gantt", GANTT_SUFFIXES)
+    gantt = image_path(args.gantt, args.force, "--gantt")
     fixed = None if args.fixed_period is None else positive_fraction(args.fixed_period,
                                                                      "--fixed-period")
     if args.periods is not None and args.periods < 1:

@@ -21,7 +21,7 @@ from pathlib import Path
 from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
-    output_path,
+    image_path,
     print_json,
     read_costs_option,
     split_names,
@@ -96,20 +96,6 @@ def run(args) -> int:
     return _exact(args, algorithms)
 
 
-def _image_format(path, flag: str):
-    """``path`` (a Path or None), after checking matplotlib can write its format."""
-    if path is None:
-        return path
-    from matplotlib.backend_bases import FigureCanvasBase
-
-    formats = FigureCanvasBase.get_supported_filetypes()
-    # Without a suffix matplotlib would write FILE.png, another file than asked.
-    if path.suffix[1:].lower() not in formats:
-        shown = repr(path.suffix) if path.suffix else "(no extension)"
-        raise InputError(f"{flag} {path}: unknown image format {shown} (use one of "
-                         f"{', '.join('.' + f for f in sorted(formats))})")
-    return path
-
 
 def _gamma(sim, mean: float, cv: float, kind: str):
     """``sim.Gamma(mean, cv)``, with errors naming the flags they came from."""
@@ -158,7 +144,7 @@ def _monte_carlo(args, algorithms) -> int:
 def _exact(args, algorithms) -> int:
     import sim
 
-    gantt = _image_format(output_path(args.gantt, args.force, "--gantt"), "--gantt")
+    gantt = image_path(args.gantt, args.force, "--gantt")
     cost_file = read_costs_option(args.costs)
     costs, starts = cost_file.costs, cost_file.start_times
     if args.n is not None and args.n != costs.n:
