@@ -470,7 +470,7 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
     """Check Lemma 1: Algorithm 1 is optimal under the simplified model (τ = 0).
 
     Start times are drawn on a grid in [0, 12], ψ in {1/2, 1, ..., 3}; the
-    makespan of :func:`sim.marendic.algorithm1` is compared with
+    makespan of :func:`sim.marendic.perfect_knowledge_reduction` is compared with
     :func:`analytics.simplified_model_optimum`.
 
     Parameters
@@ -503,16 +503,16 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
     Marendić et al., section 3, Algorithm 1 and Lemma 1 (simplified model of
     their Fig. 2).
     """
-    from sim.marendic import SimplifiedModel, algorithm1
+    from sim.marendic import SimplifiedModel, perfect_knowledge_reduction
 
     _check_budget(examples, n_max, 1)
     rng = _rng(seed)
-    check = TheoremCheck("Marendic Lemma 1", "marendic-algorithm1", "tau=0", "1")
+    check = TheoremCheck("Marendic Lemma 1", "marendic-perfect_knowledge_reduction", "tau=0", "1")
     for _ in range(examples):
         n = int(rng.integers(1, n_max + 1))
         starts = [Fraction(int(t), 2) for t in rng.integers(0, 25, size=n)]
         psi = Fraction(int(rng.integers(1, 7)), 2)
-        makespan = algorithm1(starts, SimplifiedModel(psi)).makespan
+        makespan = perfect_knowledge_reduction(starts, SimplifiedModel(psi)).makespan
         optimum = simplified_model_optimum(starts, psi).makespan
         ratio = makespan / optimum if optimum else Fraction(1)
         check.instances += 1

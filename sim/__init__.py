@@ -6,7 +6,9 @@
 - cost models (:class:`MatrixCosts`, :class:`SequenceCosts`) and cost
   distributions (:class:`Gamma`, :class:`Exponential`, :class:`Deterministic`,
   :class:`FrozenScipy`);
-- the static trees (:func:`binomial_tree`, :func:`fibonacci_tree`).
+- the static trees (:func:`binomial_tree`, :func:`fibonacci_tree`);
+- Marendić et al.'s perfect-knowledge reduction under load imbalance
+  (:func:`perfect_knowledge_reduction`, their Algorithm 1, module :mod:`sim.marendic`).
 
 References: Benoit, Canon, Marchal, RR 8315 (sections 3 and 6).
 """
@@ -33,6 +35,7 @@ from sim.engine import (
     TraceEvent,
     simulate,
 )
+from sim.marendic import MarendicResult, SimplifiedModel, perfect_knowledge_reduction
 from sim.montecarlo import CHUNK_RUNS, MonteCarloSummary, monte_carlo, sample_makespans
 from sim.trees import binomial_tree, fibonacci_order, fibonacci_tree
 
@@ -48,10 +51,12 @@ __all__ = [
     "Exponential",
     "FrozenScipy",
     "Gamma",
+    "MarendicResult",
     "MatrixCosts",
     "MonteCarloSummary",
     "Policy",
     "SequenceCosts",
+    "SimplifiedModel",
     "SimulationResult",
     "StaticTree",
     "TraceEvent",
@@ -59,6 +64,7 @@ __all__ = [
     "fibonacci_order",
     "fibonacci_tree",
     "monte_carlo",
+    "perfect_knowledge_reduction",
     "read_cost_file",
     "sample_makespans",
     "simulate",

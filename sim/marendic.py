@@ -40,7 +40,7 @@ from fractions import Fraction
 from hetcoll.errors import InputError
 from sim.costs import MatrixCosts, Number, _cost, _entries, _is_float
 
-__all__ = ["SimplifiedModel", "Merge", "MarendicResult", "algorithm1"]
+__all__ = ["SimplifiedModel", "Merge", "MarendicResult", "perfect_knowledge_reduction"]
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class Merge:
 
 @dataclass
 class MarendicResult:
-    """Outcome of :func:`algorithm1` (``scipy.optimize`` style).
+    """Outcome of :func:`perfect_knowledge_reduction` (``scipy.optimize`` style).
 
     Attributes
     ----------
@@ -127,7 +127,7 @@ class MarendicResult:
         return children
 
 
-def algorithm1(start_times: Sequence[object], model: SimplifiedModel | MatrixCosts
+def perfect_knowledge_reduction(start_times: Sequence[object], model: SimplifiedModel | MatrixCosts
                ) -> MarendicResult:
     """Run Marendić et al.'s static optimised reduction (Algorithm 1), perfect knowledge.
 
@@ -152,7 +152,7 @@ def algorithm1(start_times: Sequence[object], model: SimplifiedModel | MatrixCos
 
     Examples
     --------
-    >>> algorithm1([0, 0, 1, 5], SimplifiedModel(psi=2)).makespan
+    >>> perfect_knowledge_reduction([0, 0, 1, 5], SimplifiedModel(psi=2)).makespan
     Fraction(7, 1)
 
     References
