@@ -15,6 +15,7 @@ build above --pulp-max; the run stops before a size once --budget seconds are sp
 from __future__ import annotations
 
 import argparse
+import os
 import platform as host
 import sys
 import time
@@ -95,8 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(measure(n, args.seed, n <= args.certify_max, n <= args.pulp_max))
     text = table(rows)
     note = (f"\nMeasured on {host.machine()} with {host.python_implementation()} "
-            f"{host.python_version()}, HiGHS {version('highspy')}, on a shared and loaded "
-            f"machine (other jobs running): treat the times as rough.")
+            f"{host.python_version()}, HiGHS {version('highspy')}, "
+            f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end.")
     if skipped:
         note += f" Sizes {skipped} skipped: time budget of {args.budget:.0f} s spent."
     print(text + "\n" + note)
