@@ -5,7 +5,7 @@ Table 1; Marendić et al., "An investigation into the performance of reduction
 algorithms under load imbalance", section 3.
 """
 
-from analytics.bounds import (
+from hetcoll.analytics.bounds import (
     ALGORITHMS,
     DELTA,
     HETEROPAR_MISPRINT,
@@ -18,7 +18,7 @@ from analytics.bounds import (
     render_table,
     table1,
 )
-from analytics.instances import (
+from hetcoll.analytics.instances import (
     TightInstance,
     fibonacci_instance,
     figure3_instance,
@@ -27,12 +27,12 @@ from analytics.instances import (
     theorem4_limit,
     theorem4_ratio,
 )
-from analytics.lower_bounds import (
+from hetcoll.analytics.lower_bounds import (
     ceil_log2,
     fibonacci_lower_bound,
     rounds_lower_bound,
 )
-from analytics.optimum import (
+from hetcoll.analytics.optimum import (
     Operation,
     OptimumResult,
     brute_force_optimum,
@@ -40,7 +40,7 @@ from analytics.optimum import (
     evaluate_tree,
     simplified_model_optimum,
 )
-from analytics.verify import (
+from hetcoll.analytics.verify import (
     InstanceCheck,
     TheoremCheck,
     check_instance,

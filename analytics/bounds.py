@@ -20,9 +20,9 @@ from fractions import Fraction
 
 import sympy
 
-from analytics.lower_bounds import _count
-from hetcoll.errors import InputError
-from hetcoll.exact import to_fraction
+from hetcoll.analytics.lower_bounds import _count
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import to_fraction
 
 __all__ = [
     "DELTA",

@@ -31,11 +31,11 @@ from fractions import Fraction
 
 import sympy
 
-from analytics.bounds import DELTA, LOG2_PHI
-from analytics.lower_bounds import _count, ceil_log2
-from hetcoll.errors import InputError
-from hetcoll.exact import to_fraction
-from sim.trees import fibonacci_order
+from hetcoll.analytics.bounds import DELTA, LOG2_PHI
+from hetcoll.analytics.lower_bounds import _count, ceil_log2
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import to_fraction
+from hetcoll.sim.trees import fibonacci_order
 
 __all__ = [
     "TightInstance",

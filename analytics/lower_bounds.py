@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hetcoll.errors import InputError
-from hetcoll.exact import to_fraction
-from sim.trees import fibonacci_order
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import to_fraction
+from hetcoll.sim.trees import fibonacci_order
 
 __all__ = [
     "ceil_log2",

@@ -42,9 +42,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, to_fraction
-from sim.costs import MatrixCosts
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, to_fraction
+from hetcoll.sim.costs import MatrixCosts
 
 __all__ = [
     "Operation",

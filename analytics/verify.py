@@ -42,11 +42,11 @@ from functools import lru_cache
 import numpy as np
 import sympy
 
-from analytics.bounds import TABLE1, Bound
-from analytics.lower_bounds import fibonacci_lower_bound, rounds_lower_bound
-from analytics.optimum import clairvoyant_optimum, simplified_model_optimum
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, to_fraction
+from hetcoll.analytics.bounds import TABLE1, Bound
+from hetcoll.analytics.lower_bounds import fibonacci_lower_bound, rounds_lower_bound
+from hetcoll.analytics.optimum import clairvoyant_optimum, simplified_model_optimum
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, to_fraction
 
 __all__ = [
     "InstanceCheck",
@@ -317,8 +317,7 @@ def check_instance(algorithm: str, regime: str, comm: list, comp: list, *,
     ----------
     RR 8315, section 4, Table 1 (the ratio) and the proofs (the lower bound).
     """
-    import sim
-
+    from hetcoll import sim
     bound = _cell(algorithm, _regime(regime))
     costs = sim.MatrixCosts.from_input(comm, comp, exact=True)
     n = costs.n
@@ -503,7 +502,7 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
     Marendić et al., section 3, Algorithm 1 and Lemma 1 (simplified model of
     their Fig. 2).
     """
-    from sim.marendic import SimplifiedModel, perfect_knowledge_reduction
+    from hetcoll.sim.marendic import SimplifiedModel, perfect_knowledge_reduction
 
     _check_budget(examples, n_max, 1)
     rng = _rng(seed)

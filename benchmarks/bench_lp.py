@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-import lp
+from hetcoll import lp
 
 
 def complete_platform(n: int, rng: np.random.Generator) -> lp.Platform:

@@ -25,7 +25,7 @@ import os
 import sys
 import time
 
-from markov import (
+from hetcoll.markov import (
     absorption_moments,
     absorption_quantiles,
     exact_absorption_moments,

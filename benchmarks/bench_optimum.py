@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analytics import clairvoyant_optimum
+from hetcoll.analytics import clairvoyant_optimum
 
 
 def instance(rng: np.random.Generator, n: int) -> tuple[list, list]:

@@ -26,11 +26,11 @@ from collections import defaultdict
 import numpy as np
 from tqdm.auto import tqdm
 
-import lp
-from lp.colouring import weighted_bipartite_edge_colouring
-from lp.decomposition import decompose_reduce_flows, decompose_scatter_flows
-from lp.executor import execute_schedule
-from lp.schedule import schedule_from_lp
+from hetcoll import lp
+from hetcoll.lp.colouring import weighted_bipartite_edge_colouring
+from hetcoll.lp.decomposition import decompose_reduce_flows, decompose_scatter_flows
+from hetcoll.lp.executor import execute_schedule
+from hetcoll.lp.schedule import schedule_from_lp
 
 
 def complete_platform(p: int, rng: np.random.Generator) -> lp.Platform:

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-import sim
-from sim.kernels import makespans
+from hetcoll import sim
+from hetcoll.sim.kernels import makespans
 
 N = 64
 CVS = np.logspace(-2, 1, 13)

@@ -9,7 +9,7 @@
 - :func:`plot_utilisation`: busy time of every port and processor, bottlenecks hatched.
 """
 
-from lp.platform import (
+from hetcoll.lp.platform import (
     Link,
     Platform,
     Processor,
@@ -20,9 +20,13 @@ from lp.platform import (
     read_platform,
     write_platform,
 )
-from lp.plots import plot_utilisation
-from lp.pulp_model import reduce_lp_pulp, scatter_lp_pulp
-from lp.steady_state import SteadyStateResult, steady_state_reduce_lp, steady_state_scatter_lp
+from hetcoll.lp.plots import plot_utilisation
+from hetcoll.lp.pulp_model import reduce_lp_pulp, scatter_lp_pulp
+from hetcoll.lp.steady_state import (
+    SteadyStateResult,
+    steady_state_reduce_lp,
+    steady_state_scatter_lp,
+)
 
 __all__ = [
     "Link",
@@ -43,8 +47,8 @@ __all__ = [
 ]
 
 # Periodic schedules built from the LP solutions (issue 3).
-from lp.colouring import Matching, weighted_bipartite_edge_colouring  # noqa: E402
-from lp.decomposition import (  # noqa: E402
+from hetcoll.lp.colouring import Matching, weighted_bipartite_edge_colouring  # noqa: E402
+from hetcoll.lp.decomposition import (  # noqa: E402
     ReductionTree,
     ScatterPath,
     Task,
@@ -55,8 +59,8 @@ from lp.decomposition import (  # noqa: E402
     validate_reduction_tree,
     validate_scatter_path,
 )
-from lp.executor import ExecutionResult, ScheduleViolation, execute_schedule  # noqa: E402
-from lp.schedule import (  # noqa: E402
+from hetcoll.lp.executor import ExecutionResult, ScheduleViolation, execute_schedule  # noqa: E402
+from hetcoll.lp.schedule import (  # noqa: E402
     Schedule,
     ScheduleMatching,
     Slot,

@@ -34,7 +34,7 @@ import scipy.sparse as sp
 from flint import fmpq, fmpq_mat
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
-from lp.model import SparseLP
+from hetcoll.lp.model import SparseLP
 
 __all__ = ["Certificate", "CertificationError", "certify_basis"]
 
@@ -312,9 +312,9 @@ def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarra
     The scatter counter-example of NOTES.md §1 (true TP 1/2), from HiGHS's basis:
 
     >>> import numpy as np
-    >>> from lp import read_platform
-    >>> from lp.model import build_scatter_lp
-    >>> from lp.steady_state import _solve, _status_array
+    >>> from hetcoll.lp import read_platform
+    >>> from hetcoll.lp.model import build_scatter_lp
+    >>> from hetcoll.lp.steady_state import _solve, _status_array
     >>> p = read_platform("examples/scatter_counterexample.json")
     >>> model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
     >>> basis = _solve(model, None).getBasis()

@@ -17,8 +17,8 @@ from fractions import Fraction
 
 import networkx as nx
 
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, to_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, to_fraction
 
 __all__ = [
     "ReductionTree",

@@ -23,10 +23,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str
-from lp.decomposition import Task
-from lp.schedule import Schedule, operation_io
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str
+from hetcoll.lp.decomposition import Task
+from hetcoll.lp.schedule import Schedule, operation_io
 
 __all__ = ["MAX_BUSY_INTERVALS", "ExecutionResult", "ScheduleViolation", "execute_schedule"]
 
@@ -161,8 +161,8 @@ def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
 
     Examples
     --------
-    >>> from lp.decomposition import ReductionTree, Transfer
-    >>> from lp.schedule import periodic_schedule
+    >>> from hetcoll.lp.decomposition import ReductionTree, Transfer
+    >>> from hetcoll.lp.schedule import periodic_schedule
     >>> tree = ReductionTree(Fraction(1, 2), (Transfer("B", "A", (1, 1)),),
     ...                      (Task("A", (0, 0, 1)),))
     >>> s = periodic_schedule([tree], lambda *a: Fraction(1), lambda *a: Fraction(2),

@@ -32,7 +32,7 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
-from lp.platform import Platform
+from hetcoll.lp.platform import Platform
 
 __all__ = ["SparseLP", "build_scatter_lp", "build_reduce_lp", "reduce_intervals",
            "reduce_tasks"]
@@ -171,7 +171,7 @@ def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
     pairs less P1 -> P3 carrying m_P1 give 7 send columns plus TP; 2 x 4 port rows
     and 4 x 2 conservation laws less the source's 2.
 
-    >>> from lp.platform import read_platform
+    >>> from hetcoll.lp.platform import read_platform
     >>> p = read_platform("examples/scatter_counterexample.json")
     >>> model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
     >>> model.shape, model.n_capacity, model.n_send
@@ -304,7 +304,7 @@ def build_reduce_lp(platform: Platform, owners: np.ndarray, target: int,
     The two-processor case of NOTES.md §1: 3 useful sends (v_0 to P1, v_1 to P0,
     v[0,1] to P0) and T(0,0,1) on each processor, plus TP.
 
-    >>> from lp.platform import read_platform
+    >>> from hetcoll.lp.platform import read_platform
     >>> p = read_platform("examples/two_processor.json")
     >>> model = build_reduce_lp(p, np.array([0, 1]), 0, [Fraction(1)] * 3,
     ...                         lambda i, t: p.processors[i].compute, True)

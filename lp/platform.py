@@ -41,8 +41,8 @@ from typing import Any
 
 import networkx as nx
 
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, positive_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, positive_fraction
 
 __all__ = [
     "Link",

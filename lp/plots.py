@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lp.steady_state import SteadyStateResult
+from hetcoll.lp.steady_state import SteadyStateResult
 
 __all__ = ["plot_utilisation"]
 
@@ -27,7 +27,7 @@ def plot_utilisation(result: SteadyStateResult, *, ax=None):
 
     Examples
     --------
-    >>> from lp import read_platform, steady_state_reduce_lp
+    >>> from hetcoll.lp import read_platform, steady_state_reduce_lp
     >>> p = read_platform("examples/two_sites.json")
     >>> ax = plot_utilisation(steady_state_reduce_lp(p, **p.reduce_defaults))
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import pulp
 
-from lp.platform import Platform, check_reduce_roles, check_scatter_roles
+from hetcoll.lp.platform import Platform, check_reduce_roles, check_scatter_roles
 
 __all__ = ["reduce_lp_pulp", "scatter_lp_pulp"]
 
@@ -90,7 +90,7 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
     Examples
     --------
     >>> import pulp
-    >>> from lp import read_platform
+    >>> from hetcoll.lp import read_platform
     >>> problem = scatter_lp_pulp(read_platform("examples/scatter_counterexample.json"),
     ...                           "S", ["P1", "P2"])
     >>> problem.solve(pulp.PULP_CBC_CMD(msg=False)) == pulp.LpStatusOptimal
@@ -151,7 +151,7 @@ def reduce_lp_pulp(platform: Platform, participants: Sequence[str],
 
     Examples
     --------
-    >>> from lp import read_platform
+    >>> from hetcoll.lp import read_platform
     >>> problem = reduce_lp_pulp(read_platform("examples/two_processor.json"),
     ...                          ["P0", "P1"], "P0")
     >>> problem.writeLP("/dev/null") is not None  # or a real file, to read the LP

@@ -35,11 +35,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, positive_fraction
-from hetcoll.plotting import GanttBar, gantt_chart
-from lp.colouring import weighted_bipartite_edge_colouring
-from lp.decomposition import (
+from hetcoll.core.errors import InputError
+from hetcoll.core.gantt import GanttBar, gantt_chart
+from hetcoll.core.numbers import fraction_str, positive_fraction
+from hetcoll.lp.colouring import weighted_bipartite_edge_colouring
+from hetcoll.lp.decomposition import (
     ReductionTree,
     ScatterPath,
     Task,
@@ -534,7 +534,7 @@ def schedule_from_lp(result: Any, *, fixed_period: object = None) -> Schedule:
     --------
     The two-processor case of NOTES.md §1: trees of weights 1/3 and 2/3, period 3.
 
-    >>> from lp import read_platform, steady_state_reduce_lp
+    >>> from hetcoll.lp import read_platform, steady_state_reduce_lp
     >>> p = read_platform("examples/two_processor.json")
     >>> s = schedule_from_lp(steady_state_reduce_lp(p, ["P0", "P1"], "P0"))
     >>> s.period, sorted(c.weight for c in s.components)

@@ -11,11 +11,17 @@ from typing import Any
 import highspy
 import numpy as np
 
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, positive_fraction
-from lp.certify import CertificationError, certify_basis
-from lp.model import SparseLP, build_reduce_lp, build_scatter_lp, reduce_intervals, reduce_tasks
-from lp.platform import Platform, check_reduce_roles, check_scatter_roles
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, positive_fraction
+from hetcoll.lp.certify import CertificationError, certify_basis
+from hetcoll.lp.model import (
+    SparseLP,
+    build_reduce_lp,
+    build_scatter_lp,
+    reduce_intervals,
+    reduce_tasks,
+)
+from hetcoll.lp.platform import Platform, check_reduce_roles, check_scatter_roles
 
 __all__ = ["SteadyStateResult", "steady_state_reduce_lp", "steady_state_scatter_lp"]
 
@@ -448,7 +454,7 @@ def steady_state_scatter_lp(
 
     Examples
     --------
-    >>> from lp import platform_from_dict
+    >>> from hetcoll.lp import platform_from_dict
     >>> p = platform_from_dict({"processors": [{"name": n, "compute": 1} for n in "SAB"],
     ...     "links": [{"from": "S", "to": "A", "cost": 1}, {"from": "S", "to": "B", "cost": 1}]})
     >>> steady_state_scatter_lp(p, "S", ["A", "B"]).throughput_exact
@@ -531,7 +537,7 @@ def steady_state_reduce_lp(
     --------
     The hand-checked case of NOTES.md section 1 (TP = 1):
 
-    >>> from lp import platform_from_dict
+    >>> from hetcoll.lp import platform_from_dict
     >>> p = platform_from_dict({"processors": [{"name": "P0", "compute": 3},
     ...                                        {"name": "P1", "compute": "3/2"}],
     ...     "links": [{"from": "P0", "to": "P1", "cost": 1, "bidirectional": True}]})

@@ -5,8 +5,8 @@ the chains of Tree-dyn and Non-Commut-Tree-dyn with exponential costs, and the
 paper's closed forms (Benoit, Canon, Marchal, RR 8315, section 5).
 """
 
-from markov.closed_forms import tree_dyn_closed_form, tree_dyn_closed_form_value
-from markov.ctmc import (
+from hetcoll.markov.closed_forms import tree_dyn_closed_form, tree_dyn_closed_form_value
+from hetcoll.markov.ctmc import (
     AbsorbingCTMC,
     AbsorptionResult,
     absorption_cdf,
@@ -16,7 +16,7 @@ from markov.ctmc import (
     absorption_time,
     exact_absorption_moments,
 )
-from markov.reductions import noncommut_tree_dyn_chain, tree_dyn_chain
+from hetcoll.markov.reductions import noncommut_tree_dyn_chain, tree_dyn_chain
 
 __all__ = [
     "AbsorbingCTMC",

@@ -26,8 +26,8 @@ from fractions import Fraction
 
 import sympy
 
-from hetcoll.errors import InputError
-from hetcoll.exact import positive_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import positive_fraction
 
 __all__ = ["LAMBDA_D", "N", "tree_dyn_closed_form", "tree_dyn_closed_form_value"]
 

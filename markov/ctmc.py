@@ -35,8 +35,8 @@ from scipy.linalg import expm
 from scipy.sparse.linalg import splu, spsolve_triangular
 from scipy.stats import poisson
 
-from hetcoll.errors import InputError
-from hetcoll.exact import positive_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import positive_fraction
 
 __all__ = [
     "AbsorbingCTMC",
@@ -210,7 +210,7 @@ class AbsorbingCTMC:
 
         Examples
         --------
-        >>> from markov import absorption_time
+        >>> from hetcoll.markov import absorption_time
         >>> chain = AbsorbingCTMC.from_successors(
         ...     2, lambda k: [(k - 1, k)] if k > 0 else [])  # pure death, rates 2 then 1
         >>> chain.n_states, absorption_time(chain, exact=True).mean_exact

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from hetcoll.errors import InputError
-from markov.ctmc import ABSORBED, AbsorbingCTMC
-from markov.ctmc import _positive_rate as _rate
+from hetcoll.core.errors import InputError
+from hetcoll.markov.ctmc import ABSORBED, AbsorbingCTMC
+from hetcoll.markov.ctmc import _positive_rate as _rate
 
 __all__ = ["noncommut_tree_dyn_chain", "tree_dyn_chain"]
 
@@ -89,7 +89,7 @@ def tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | None = Non
 
     Examples
     --------
-    >>> from markov import absorption_time
+    >>> from hetcoll.markov import absorption_time
     >>> absorption_time(tree_dyn_chain(4), exact=True).mean_exact  # 1/2 + 1 + 1
     Fraction(5, 2)
 
@@ -196,7 +196,7 @@ def noncommut_tree_dyn_chain(n: int, rate_comm: object = 1, rate_comp: object | 
 
     Examples
     --------
-    >>> from markov import absorption_time
+    >>> from hetcoll.markov import absorption_time
     >>> absorption_time(noncommut_tree_dyn_chain(4), exact=True).mean_exact
     Fraction(5, 2)
 

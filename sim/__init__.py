@@ -13,7 +13,7 @@
 References: Benoit, Canon, Marchal, RR 8315 (sections 3 and 6).
 """
 
-from sim.costs import (
+from hetcoll.sim.costs import (
     CostDistribution,
     CostFile,
     CostModel,
@@ -25,7 +25,7 @@ from sim.costs import (
     SequenceCosts,
     read_cost_file,
 )
-from sim.engine import (
+from hetcoll.sim.engine import (
     ALGORITHMS,
     NON_COMMUTATIVE_SAFE,
     EngineState,
@@ -35,9 +35,9 @@ from sim.engine import (
     TraceEvent,
     simulate,
 )
-from sim.marendic import MarendicResult, SimplifiedModel, perfect_knowledge_reduction
-from sim.montecarlo import CHUNK_RUNS, MonteCarloSummary, monte_carlo, sample_makespans
-from sim.trees import binomial_tree, fibonacci_order, fibonacci_tree
+from hetcoll.sim.marendic import MarendicResult, SimplifiedModel, perfect_knowledge_reduction
+from hetcoll.sim.montecarlo import CHUNK_RUNS, MonteCarloSummary, monte_carlo, sample_makespans
+from hetcoll.sim.trees import binomial_tree, fibonacci_order, fibonacci_tree
 
 __all__ = [
     "ALGORITHMS",

@@ -31,8 +31,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, to_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, to_fraction
 
 __all__ = [
     "CostFile",

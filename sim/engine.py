@@ -53,9 +53,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from hetcoll.errors import InputError
-from sim.costs import CostModel, MatrixCosts, Number, _cost, _entries, _is_float
-from sim.trees import binomial_tree, fibonacci_tree
+from hetcoll.core.errors import InputError
+from hetcoll.sim.costs import CostModel, MatrixCosts, Number, _cost, _entries, _is_float
+from hetcoll.sim.trees import binomial_tree, fibonacci_tree
 
 __all__ = [
     "ALGORITHMS",
@@ -152,7 +152,7 @@ class SimulationResult:
         send ``->j``) and ``"P<i> comp"``.  ``group(event)`` chooses the colour
         of each event's bars; by default, the kind of operation.
         """
-        from hetcoll.plotting import GanttBar
+        from hetcoll.core.gantt import GanttBar
 
         bars = []
         for event in self.trace:
@@ -177,7 +177,7 @@ class SimulationResult:
 
         ``group`` is as in :meth:`gantt_bars`.
         """
-        from hetcoll.plotting import gantt_chart
+        from hetcoll.core.gantt import gantt_chart
 
         rows = [f"P{p} {kind}" for p in range(self.n) for kind in ("comm", "comp")]
         return gantt_chart(self.gantt_bars(group), ax=ax, row_order=rows,

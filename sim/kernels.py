@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.trees import binomial_tree, fibonacci_tree
+from hetcoll.sim.trees import binomial_tree, fibonacci_tree
 
 __all__ = [
     "makespans",

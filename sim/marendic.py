@@ -37,8 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from hetcoll.errors import InputError
-from sim.costs import MatrixCosts, Number, _cost, _entries, _is_float
+from hetcoll.core.errors import InputError
+from hetcoll.sim.costs import MatrixCosts, Number, _cost, _entries, _is_float
 
 __all__ = ["SimplifiedModel", "Merge", "MarendicResult", "perfect_knowledge_reduction"]
 

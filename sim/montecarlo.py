@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm.auto import tqdm
 
-from hetcoll.errors import InputError
-from sim.costs import CostDistribution, _cost, _entries, as_distribution
-from sim.engine import ALGORITHMS
-from sim.kernels import makespans
-from sim.trees import _check_n, fibonacci_tree
+from hetcoll.core.errors import InputError
+from hetcoll.sim.costs import CostDistribution, _cost, _entries, as_distribution
+from hetcoll.sim.engine import ALGORITHMS
+from hetcoll.sim.kernels import makespans
+from hetcoll.sim.trees import _check_n, fibonacci_tree
 
 __all__ = ["CHUNK_RUNS", "MonteCarloSummary", "monte_carlo", "sample_makespans"]
 
@@ -151,7 +151,7 @@ def sample_makespans(
 
     Examples
     --------
-    >>> from sim import Exponential
+    >>> from hetcoll.sim import Exponential
     >>> samples = sample_makespans("all", 8, Exponential(1.0), runs=1000, seed=1)
     >>> samples["tree-dyn"].shape
     (1000,)
@@ -233,7 +233,7 @@ def monte_carlo(
 
     Examples
     --------
-    >>> from sim import Exponential
+    >>> from hetcoll.sim import Exponential
     >>> summary = monte_carlo("tree-dyn", 8, Exponential(1.0), runs=20_000, seed=3)
     >>> round(summary["tree-dyn"].mean, 1)  # (2 H(3) + 2/8) / 1 = 3.92
     3.9

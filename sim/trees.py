@@ -9,7 +9,7 @@ reduced").
 
 from __future__ import annotations
 
-from hetcoll.errors import InputError
+from hetcoll.core.errors import InputError
 
 __all__ = ["binomial_tree", "fibonacci_number", "fibonacci_order", "fibonacci_tree"]
 

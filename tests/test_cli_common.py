@@ -7,7 +7,7 @@ import pytest
 
 from hetcoll.cli import build_parser
 from hetcoll.cli._common import split_names, to_jsonable
-from hetcoll.errors import InputError
+from hetcoll.core.errors import InputError
 
 
 def test_every_subcommand_has_help(capsys):

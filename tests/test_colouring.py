@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hetcoll.errors import InputError
-from lp.colouring import weighted_bipartite_edge_colouring
+from hetcoll.core.errors import InputError
+from hetcoll.lp.colouring import weighted_bipartite_edge_colouring
 
 
 def check_colouring(weights, matchings):

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-import lp
-from hetcoll.errors import InputError
-from lp.decomposition import (
+from hetcoll import lp
+from hetcoll.core.errors import InputError
+from hetcoll.lp.decomposition import (
     ReductionTree,
     ScatterPath,
     Task,

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hetcoll import InputError, fraction_str, to_fraction
-from hetcoll.exact import positive_fraction
+from hetcoll.core.numbers import positive_fraction
 
 
 @pytest.mark.parametrize(

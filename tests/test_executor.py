@@ -5,10 +5,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from hetcoll.errors import InputError
-from lp.decomposition import ReductionTree, ScatterPath, Task, Transfer
-from lp.executor import MAX_BUSY_INTERVALS, ScheduleViolation, execute_schedule
-from lp.schedule import periodic_schedule
+from hetcoll.core.errors import InputError
+from hetcoll.lp.decomposition import ReductionTree, ScatterPath, Task, Transfer
+from hetcoll.lp.executor import MAX_BUSY_INTERVALS, ScheduleViolation, execute_schedule
+from hetcoll.lp.schedule import periodic_schedule
 
 TREE_AT_P0 = ReductionTree(F(1, 3), (Transfer("P1", "P0", (1, 1)),), (Task("P0", (0, 0, 1)),))
 TREE_AT_P1 = ReductionTree(F(2, 3), (Transfer("P0", "P1", (0, 0)), Transfer("P1", "P0", (0, 1))),

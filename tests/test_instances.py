@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sim
-from analytics import (
+from hetcoll import InputError, sim
+from hetcoll.analytics import (
     HETEROPAR_MISPRINT,
     clairvoyant_optimum,
     fibonacci_instance,
@@ -23,7 +23,6 @@ from analytics import (
     theorem4_limit,
     theorem4_ratio,
 )
-from hetcoll import InputError
 
 LOG2_PHI = math.log2((1 + math.sqrt(5)) / 2)
 DS = st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(3)])

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from hetcoll import InputError
 from hetcoll.cli import main
-from lp import (
+from hetcoll.lp import (
     Link,
     Platform,
     Processor,
@@ -26,9 +26,9 @@ from lp import (
     steady_state_reduce_lp,
     steady_state_scatter_lp,
 )
-from lp.certify import CertificationError, certify_basis
-from lp.model import build_scatter_lp
-from lp.steady_state import _solve
+from hetcoll.lp.certify import CertificationError, certify_basis
+from hetcoll.lp.model import build_scatter_lp
+from hetcoll.lp.steady_state import _solve
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -436,7 +436,7 @@ def test_report_solves_every_example(capsys):
 def test_block_triangular_exact_solve_matches_dense_flint(size, data):
     from flint import fmpq, fmpq_mat
 
-    from lp.certify import solve_sparse_exact
+    from hetcoll.lp.certify import solve_sparse_exact
 
     values = st.fractions(min_value=-5, max_value=5, max_denominator=4)
     perm = data.draw(st.permutations(range(size)))

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics import clairvoyant_optimum, simplified_model_optimum
 from hetcoll import InputError
-from sim import MatrixCosts
-from sim.marendic import SimplifiedModel, perfect_knowledge_reduction
+from hetcoll.analytics import clairvoyant_optimum, simplified_model_optimum
+from hetcoll.sim import MatrixCosts
+from hetcoll.sim.marendic import SimplifiedModel, perfect_knowledge_reduction
 
 TIMES = st.lists(st.integers(0, 12).map(lambda t: Fraction(t, 2)), min_size=1, max_size=7)
 SMALL_TIMES = st.lists(st.integers(0, 12).map(lambda t: Fraction(t, 2)), min_size=1, max_size=6)

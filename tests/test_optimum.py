@@ -7,15 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sim
-from analytics import (
+from hetcoll import InputError, sim
+from hetcoll.analytics import (
     brute_force_optimum,
     clairvoyant_optimum,
     evaluate_tree,
     fibonacci_lower_bound,
     rounds_lower_bound,
 )
-from hetcoll import InputError
 
 COSTS = st.sampled_from([Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3), Fraction(1, 3)])
 

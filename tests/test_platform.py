@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from hetcoll import InputError
 from hetcoll.cli import main
-from lp import (
+from hetcoll.lp import (
     Link,
     Processor,
     platform_from_dict,

@@ -93,8 +93,7 @@ def test_an_lp_without_optimum_is_reported_not_scheduled():
 
 
 def test_an_executor_violation_is_a_verdict_not_a_crash(monkeypatch):
-    import lp
-
+    from hetcoll import lp
     platform = lp.read_platform(EXAMPLES / "two_processor.json")
     context: dict = {}
     section("steady_state").compute(platform, context)

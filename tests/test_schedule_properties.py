@@ -10,16 +10,16 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import lp
-from lp.decomposition import (
+from hetcoll import lp
+from hetcoll.lp.decomposition import (
     cancel_flow_cycles,
     decompose_reduce_flows,
     decompose_scatter_flows,
     validate_reduction_tree,
     validate_scatter_path,
 )
-from lp.executor import execute_schedule
-from lp.schedule import periodic_schedule, schedule_from_lp
+from hetcoll.lp.executor import execute_schedule
+from hetcoll.lp.schedule import periodic_schedule, schedule_from_lp
 
 costs = st.sampled_from([F(1, 3), F(1, 2), F(1), F(3, 2), F(2), F(3)])
 

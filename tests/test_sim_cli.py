@@ -147,7 +147,7 @@ def test_negative_computation_mean_is_rejected(capsys):
 def test_read_cost_file_is_exact_and_keeps_every_field():
     from fractions import Fraction
 
-    from sim import CostFile, read_cost_file
+    from hetcoll.sim import CostFile, read_cost_file
 
     data = read_cost_file(EXAMPLES / "heterogeneous_5.json")
     assert isinstance(data, CostFile) and data.n == 5
@@ -180,8 +180,8 @@ def test_read_cost_file_is_exact_and_keeps_every_field():
     ({"comm": [[0, 1e302], [1, 0]]}, "link P0->P1 is too large for floating point"),
 ])
 def test_read_cost_file_names_the_culprit(tmp_path, capsys, content, culprit):
-    from hetcoll.errors import InputError
-    from sim import read_cost_file
+    from hetcoll.core.errors import InputError
+    from hetcoll.sim import read_cost_file
 
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(content))

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sim
-from hetcoll import InputError
+from hetcoll import InputError, sim
 
 
 def homogeneous(n, d, c):

@@ -11,9 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-import sim
-from hetcoll import InputError
-from sim.kernels import makespans, static_tree_makespans
+from hetcoll import InputError, sim
+from hetcoll.sim.kernels import makespans, static_tree_makespans
 
 
 def exact_makespans(algorithm, comm, comp, start=None):

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics import (
+from hetcoll import InputError
+from hetcoll.analytics import (
     DELTA,
     TABLE1,
     Bound,
@@ -18,7 +19,6 @@ from analytics import (
     verify_theorems,
     worst_ratio,
 )
-from hetcoll import InputError
 from hetcoll.cli import main
 
 
@@ -213,7 +213,7 @@ def test_library_budget_and_seed_checks():
 def test_refuted_theorem_is_reported_not_failed(monkeypatch, capsys):
     # A deliberately false cell (Delta/2 for Binomial-stat at c = 0): verify must
     # mark it refuted, keep a counter-example, and still exit 0.
-    import analytics.verify as verify
+    import hetcoll.analytics.verify as verify
 
     false = Bound("binomial-stat", "c=0", 1, DELTA / 2)
     monkeypatch.setattr(verify, "TABLE1", tuple(
@@ -229,7 +229,7 @@ def test_refuted_theorem_is_reported_not_failed(monkeypatch, capsys):
 
 def test_internal_contradiction_fails(monkeypatch, capsys):
     # An "optimum" above a simulated makespan is hetcoll contradicting itself: exit 1.
-    import analytics.verify as verify
+    import hetcoll.analytics.verify as verify
 
     real = verify.clairvoyant_optimum
 

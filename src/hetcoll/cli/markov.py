@@ -13,8 +13,8 @@ from hetcoll.cli._common import (
     print_json,
     split_names,
 )
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, positive_fraction, to_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, positive_fraction, to_fraction
 
 CHAINS = {
     "tree-dyn": "Tree-dyn (commutative reduction, one slot)",
@@ -87,7 +87,7 @@ def _probabilities(text: str) -> list[float]:
 
 def run(args: argparse.Namespace) -> int:
     """Build the chain, analyse it, print the result."""
-    from markov import absorption_time, noncommut_tree_dyn_chain, tree_dyn_chain
+    from hetcoll.markov import absorption_time, noncommut_tree_dyn_chain, tree_dyn_chain
 
     if args.n < 1:
         raise InputError(f"--n must be at least 1, got {args.n}")
@@ -152,7 +152,7 @@ def _plot(chain, result, args, path) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from markov import absorption_cdf, absorption_pdf
+    from hetcoll.markov import absorption_cdf, absorption_pdf
 
     times = np.linspace(0.0, result.mean + 5 * result.variance ** 0.5, 200)
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))

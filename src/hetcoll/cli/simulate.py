@@ -27,8 +27,8 @@ from hetcoll.cli._common import (
     split_names,
     to_jsonable,
 )
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, to_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, to_fraction
 
 #: Options of the random-cost mode, which --costs does not take.
 RANDOM_ONLY = ("n", "mu_comm", "cv_comm", "mu_comp", "cv_comp", "runs", "seed", "quantiles",
@@ -36,7 +36,7 @@ RANDOM_ONLY = ("n", "mu_comm", "cv_comm", "mu_comp", "cv_comp", "runs", "seed", 
 
 
 def register(subparsers) -> None:
-    from sim import ALGORITHMS
+    from hetcoll.sim import ALGORITHMS
 
     parser = subparsers.add_parser(
         "simulate", help="simulate Binomial-stat, Fibonacci-stat, Tree-dyn, Non-Commut-Tree-dyn",
@@ -77,7 +77,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from sim import ALGORITHMS
+    from hetcoll.sim import ALGORITHMS
 
     algorithms = ALGORITHMS if args.algorithm == "all" else (args.algorithm,)
     if args.fibonacci_order is not None and "fibonacci-stat" not in algorithms:
@@ -106,8 +106,7 @@ def _gamma(sim, mean: float, cv: float, kind: str):
 
 
 def _monte_carlo(args, algorithms) -> int:
-    import sim
-
+    from hetcoll import sim
     if args.n is None:
         raise InputError("--n is required (or give explicit costs with --costs)")
     mu_comm = 1.0 if args.mu_comm is None else args.mu_comm
@@ -142,8 +141,7 @@ def _monte_carlo(args, algorithms) -> int:
 
 
 def _exact(args, algorithms) -> int:
-    import sim
-
+    from hetcoll import sim
     gantt = image_path(args.gantt, args.force, "--gantt")
     cost_file = read_costs_option(args.costs)
     costs, starts = cost_file.costs, cost_file.start_times

@@ -24,8 +24,8 @@ from hetcoll.cli._common import (
     read_costs_option,
     to_jsonable,
 )
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, to_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, to_fraction
 
 
 #: Image formats of ``hetcoll optimum --gantt`` (matplotlib rejects others mid-run).
@@ -84,7 +84,7 @@ def register(subparsers) -> None:
 
 
 def run_bounds(args) -> int:
-    from analytics import HETEROPAR_MISPRINT, render_table, table1
+    from hetcoll.analytics import HETEROPAR_MISPRINT, render_table, table1
 
     delta = None if args.delta is None else to_fraction(args.delta, "--delta")
     if args.json and args.latex:
@@ -114,7 +114,7 @@ def run_bounds(args) -> int:
 
 
 def run_verify(args) -> int:
-    from analytics import verify_lemma1, verify_theorems
+    from hetcoll.analytics import verify_lemma1, verify_theorems
 
     checks = verify_theorems(args.examples, args.seed, n_max=args.n_max,
                              progress=not args.json and sys.stderr.isatty())
@@ -139,7 +139,7 @@ def run_verify(args) -> int:
 
 
 def run_optimum(args) -> int:
-    from analytics import clairvoyant_optimum
+    from hetcoll.analytics import clairvoyant_optimum
 
     gantt = image_path(args.gantt, args.force, "--gantt")
     cost_file = read_costs_option(args.costs)
@@ -178,7 +178,7 @@ def _draw(result, path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from hetcoll.plotting import GanttBar, gantt_chart
+    from hetcoll.core.gantt import GanttBar, gantt_chart
 
     bars = []
     for op in result.operations:

@@ -14,8 +14,8 @@ from hetcoll.cli._common import (
     resolve_scenario,
     solve_scenario,
 )
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str, positive_fraction
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str, positive_fraction
 
 #: Trees (or paths) listed in the text output; --json lists them all.
 SHOWN = 12
@@ -45,9 +45,9 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    import lp
-    from lp.executor import execute_schedule
-    from lp.schedule import schedule_from_lp
+    from hetcoll import lp
+    from hetcoll.lp.executor import execute_schedule
+    from hetcoll.lp.schedule import schedule_from_lp
 
     gantt = image_path(args.gantt, args.force, "--gantt")
     fixed = None if args.fixed_period is None else positive_fraction(args.fixed_period,
@@ -85,7 +85,7 @@ def _draw(schedule, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from lp.schedule import schedule_gantt
+    from hetcoll.lp.schedule import schedule_gantt
 
     ax = schedule_gantt(schedule)
     ax.figure.savefig(path, dpi=150)

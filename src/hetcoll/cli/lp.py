@@ -14,8 +14,8 @@ from hetcoll.cli._common import (
     resolve_scenario,
     solve_scenario,
 )
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str
 
 
 def register(subparsers) -> None:
@@ -42,8 +42,7 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     """``hetcoll lp scatter|reduce``: solve, export, plot, print."""
-    import lp
-
+    from hetcoll import lp
     # Refuse bad output paths before any work is done.
     export = output_path(args.export, args.force, "--export", (".lp", ".mps"))
     plot = image_path(args.plot, args.force, "--plot")
@@ -66,7 +65,7 @@ def _plot(path, result) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from lp import plot_utilisation
+    from hetcoll.lp import plot_utilisation
 
     ax = plot_utilisation(result)
     try:

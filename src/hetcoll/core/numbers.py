@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 from numbers import Rational
 
-from hetcoll.errors import InputError
+from hetcoll.core.errors import InputError
 
 __all__ = ["fraction_str", "to_fraction", "positive_fraction"]
 

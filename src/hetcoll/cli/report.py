@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hetcoll.cli._common import SCENARIO_OPTIONS, add_json_flag, print_json, solve_scenario
-from hetcoll.errors import InputError
+from hetcoll.core.errors import InputError
 
 __all__ = ["SECTIONS", "ReportSection", "register_section"]
 
@@ -121,8 +121,7 @@ def _periodic_schedule(platform, context: dict[str, Any]) -> list[dict[str, Any]
     executor's verdict: ``valid`` (False, with the violation as ``message``, when it
     finds a conflict), ``efficiency`` (float) and ``efficiency_exact`` (``"p/q"``).
     """
-    import lp
-
+    from hetcoll import lp
     schedules = {}
     rows = []
     for scenario, result in context.get("lp", {}).items():
@@ -209,8 +208,7 @@ def platform_files(paths: list[str]) -> list[Path]:
 def run(args) -> int:
     from tqdm import tqdm
 
-    import lp
-
+    from hetcoll import lp
     files = platform_files(args.paths)
     platforms = [(path, lp.read_platform(path)) for path in files]  # validate all first
     reports = []

@@ -11,8 +11,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from hetcoll.errors import InputError
-from hetcoll.exact import fraction_str
+from hetcoll.core.errors import InputError
+from hetcoll.core.numbers import fraction_str
 
 __all__ = [
     "SCENARIO_OPTIONS",
@@ -125,7 +125,7 @@ def image_path(value: str | None, force: bool, flag: str) -> Path | None:
 
 def read_costs_option(path: str):
     """The cost file of ``--costs`` (:func:`sim.read_cost_file`), errors naming ``--costs``."""
-    from sim import read_cost_file
+    from hetcoll.sim import read_cost_file
 
     try:
         return read_cost_file(path)
@@ -227,8 +227,7 @@ def solve_scenario(platform: Any, kind: str, scenario: tuple[Any, Any], *,
     lp.SteadyStateResult
         From :func:`lp.steady_state_scatter_lp` or :func:`lp.steady_state_reduce_lp`.
     """
-    import lp
-
+    from hetcoll import lp
     solve = lp.steady_state_scatter_lp if kind == "scatter" else lp.steady_state_reduce_lp
     return solve(platform, *scenario, certify=certify)
 
