@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import fraction_str, to_fraction
+from hetcoll.core.numbers import fraction_str, to_fraction, validate_start_times
 from hetcoll.sim.costs import MatrixCosts
 
 __all__ = [
@@ -146,17 +146,8 @@ def _instance(comm: object, comp: object, start_times: object, limit: float = ma
     return [list(row) for row in costs.d], list(costs.c), starts
 
 
-def _start_times(start_times: object, n: int) -> list[Fraction]:
-    if start_times is None:
-        return [Fraction(0)] * n
-    values = list(start_times)
-    if len(values) != n:
-        raise InputError(f"start_times has {len(values)} entries, expected {n}")
-    result = [to_fraction(v, f"start time of P{i}") for i, v in enumerate(values)]
-    for i, value in enumerate(result):
-        if value < 0:
-            raise InputError(f"start time of P{i} must be non-negative, got {fraction_str(value)}")
-    return result
+def _start_times(values: object, n: int) -> list[Fraction]:
+    return [Fraction(0)] * n if values is None else validate_start_times(values, n)
 
 
 def _scale(*groups: Sequence[Fraction]) -> int:
@@ -436,7 +427,7 @@ def simplified_model_optimum(start_times: Sequence[object], psi: object, tau: ob
     P. Marendić et al., "An investigation into the performance of reduction
     algorithms under load imbalance", section 3, Figs. 1 and 2, Lemma 1.
     """
-    starts = _start_times(list(start_times), len(start_times))
+    starts = validate_start_times(start_times, None)
     n = len(starts)
     if not 1 <= n <= MAX_PROCESSORS:
         raise InputError(f"need 1 to {MAX_PROCESSORS} processes, got {n}")

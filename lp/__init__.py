@@ -9,7 +9,7 @@
 - :func:`plot_utilisation`: busy time of every port and processor, bottlenecks hatched.
 """
 
-from hetcoll.lp.platform import (
+from hetcoll.core.platform import (
     Link,
     Platform,
     Processor,

@@ -32,7 +32,7 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
-from hetcoll.lp.platform import Platform
+from hetcoll.core.platform import Platform
 
 __all__ = ["SparseLP", "build_scatter_lp", "build_reduce_lp", "reduce_intervals",
            "reduce_tasks"]
@@ -103,7 +103,7 @@ def _edges(platform: Platform) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     index = platform.index
     src = np.array([index[link.source] for link in platform.links], dtype=np.int64)
     dst = np.array([index[link.target] for link in platform.links], dtype=np.int64)
-    cost = np.array([float(link.cost) for link in platform.links])
+    cost = np.array([float(link.comm) for link in platform.links])
     return src, dst, cost
 
 
@@ -171,7 +171,7 @@ def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
     pairs less P1 -> P3 carrying m_P1 give 7 send columns plus TP; 2 x 4 port rows
     and 4 x 2 conservation laws less the source's 2.
 
-    >>> from hetcoll.lp.platform import read_platform
+    >>> from hetcoll.core.platform import read_platform
     >>> p = read_platform("examples/scatter_counterexample.json")
     >>> model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
     >>> model.shape, model.n_capacity, model.n_send
@@ -201,7 +201,7 @@ def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
     matrix = _assemble(n_rows, n_cols, parts)
     empty = np.zeros(0, dtype=np.int64)
     return SparseLP(matrix, n_capacity, np.repeat([0, 1], n_proc), np.tile(np.arange(n_proc), 2),
-                    e_idx, q_idx, empty, empty, [link.cost for link in platform.links],
+                    e_idx, q_idx, empty, empty, [link.comm for link in platform.links],
                     list(sizes), None)
 
 
@@ -304,7 +304,7 @@ def build_reduce_lp(platform: Platform, owners: np.ndarray, target: int,
     The two-processor case of NOTES.md §1: 3 useful sends (v_0 to P1, v_1 to P0,
     v[0,1] to P0) and T(0,0,1) on each processor, plus TP.
 
-    >>> from hetcoll.lp.platform import read_platform
+    >>> from hetcoll.core.platform import read_platform
     >>> p = read_platform("examples/two_processor.json")
     >>> model = build_reduce_lp(p, np.array([0, 1]), 0, [Fraction(1)] * 3,
     ...                         lambda i, t: p.processors[i].compute, True)
@@ -347,7 +347,7 @@ def build_reduce_lp(platform: Platform, owners: np.ndarray, target: int,
     n_cols = 1 + n_send + n_proc * n_task
 
     size_f = np.array([float(s) for s in sizes])
-    compute_f = np.array([float(p.compute) for p in platform.processors])
+    compute_f = np.array([float(p.comp) for p in platform.processors])
     if default_weights:
         weight = compute_f[task_node]
     else:
@@ -368,4 +368,4 @@ def build_reduce_lp(platform: Platform, owners: np.ndarray, target: int,
     matrix = _assemble(n_rows, n_cols, parts)
     return SparseLP(matrix, n_capacity, np.repeat([0, 1, 2], n_proc),
                     np.tile(np.arange(n_proc), 3), e_idx, q_idx, task_node, task_index,
-                    [link.cost for link in platform.links], list(sizes), task_weight)
+                    [link.comm for link in platform.links], list(sizes), task_weight)

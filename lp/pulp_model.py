@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import pulp
 
-from hetcoll.lp.platform import Platform, check_reduce_roles, check_scatter_roles
+from hetcoll.core.platform import Platform, check_reduce_roles, check_scatter_roles
 
 __all__ = ["reduce_lp_pulp", "scatter_lp_pulp"]
 

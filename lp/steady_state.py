@@ -13,6 +13,7 @@ import numpy as np
 
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import fraction_str, positive_fraction
+from hetcoll.core.platform import Platform, check_reduce_roles, check_scatter_roles
 from hetcoll.lp.certify import CertificationError, certify_basis
 from hetcoll.lp.model import (
     SparseLP,
@@ -21,7 +22,6 @@ from hetcoll.lp.model import (
     reduce_intervals,
     reduce_tasks,
 )
-from hetcoll.lp.platform import Platform, check_reduce_roles, check_scatter_roles
 
 __all__ = ["SteadyStateResult", "steady_state_reduce_lp", "steady_state_scatter_lp"]
 
@@ -245,8 +245,8 @@ def _check_coefficients(model: SparseLP, platform: Platform) -> None:
     data = model.matrix.data
     if not data.size or np.abs(data).max() < HIGHS_LARGE_COEFFICIENT:
         return
-    costs = [(link.cost, f"link {link.source}->{link.target}") for link in platform.links]
-    costs += [(proc.compute, f"processor {proc.name}") for proc in platform.processors]
+    costs = [(link.comm, f"link {link.source}->{link.target}") for link in platform.links]
+    costs += [(proc.comp, f"processor {proc.name}") for proc in platform.processors]
     cost, culprit = max(costs, key=lambda item: item[0])
     raise InputError(
         f"an LP coefficient (cost x size) reaches {np.abs(data).max():.3g}, beyond what "

@@ -19,11 +19,9 @@ A *cost file* (:func:`read_cost_file`) is the JSON form of explicit costs used b
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
@@ -32,7 +30,14 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import fraction_str, to_fraction
+from hetcoll.core.jsonio import read_json
+from hetcoll.core.numbers import (
+    Number,
+    is_float,
+    nonnegative_number,
+    number_list,
+    validate_start_times,
+)
 
 __all__ = [
     "CostFile",
@@ -48,7 +53,6 @@ __all__ = [
     "read_cost_file",
 ]
 
-Number = Fraction | float
 
 
 @runtime_checkable
@@ -73,54 +77,17 @@ class CostModel(Protocol):
         """Cost of the k-th computation started (0-based)."""
 
 
-def _is_float(value: object) -> bool:
-    return isinstance(value, float | np.floating)
-
-
-def _cost(value: object, what: str, exact: bool) -> Number:
-    """Validate one non-negative cost; exact Fraction or float."""
-    kind = type(value)
-    if kind is Fraction:  # fast path: platforms have n^2 entries
-        number = value
-    elif kind is int:
-        number = Fraction(value)
-    else:
-        if isinstance(value, np.generic):
-            value = value.item()
-        number = to_fraction(value, what)
-    if number.numerator < 0:
-        raise InputError(f"{what} must be non-negative, got {fraction_str(number)}")
-    if number.numerator.bit_length() - number.denominator.bit_length() > 1000:
-        # Above about 2^1000 = 1e301, the float makespan (a sum of costs)
-        # could overflow: a traceback in exact mode, a silent inf in floats.
-        raise InputError(f"{what} is too large for floating point (over about 1e300)")
-    # Through to_fraction, a float keeps its shortest decimal (0.1 -> 1/10), and
-    # float() of that gives back the very same double.
-    return number if exact else float(number)
-
-
-def _entries(values: object, what: str) -> list:
-    if isinstance(values, np.ndarray):
-        if values.ndim != 1:
-            raise InputError(f"{what} must be a list of numbers, got an array of shape "
-                             f"{values.shape}")
-        return list(values)
-    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
-        raise InputError(f"{what} must be a list of numbers, got {type(values).__name__}")
-    return list(values)
-
-
 def _rows(comm: object) -> list[list]:
     if isinstance(comm, np.ndarray):
         if comm.ndim != 2 or comm.shape[0] != comm.shape[1]:
             raise InputError(f"comm must be a square n x n matrix, got shape {comm.shape}")
         return [list(row) for row in comm]
-    rows = _entries(comm, "comm")
+    rows = number_list(comm, "comm")
     if not rows:
         raise InputError("comm must be a non-empty n x n matrix")
     result = []
     for i, row in enumerate(rows):
-        row = _entries(row, f"comm row {i}")
+        row = number_list(row, f"comm row {i}")
         if len(row) != len(rows):
             raise InputError(f"comm must be a square n x n matrix: row {i} has {len(row)} "
                              f"entries, expected {len(rows)}")
@@ -177,17 +144,19 @@ class MatrixCosts:
         """
         rows = _rows(comm)
         n = len(rows)
-        comp_list = [0] * n if comp is None else _entries(comp, "comp")
+        comp_list = [0] * n if comp is None else number_list(comp, "comp")
         if len(comp_list) != n:
             raise InputError(f"comp has {len(comp_list)} entries but comm is {n} x {n}")
         if exact is None:
-            exact = not any(_is_float(v) for i, row in enumerate(rows)
+            exact = not any(is_float(v) for i, row in enumerate(rows)
                             for j, v in enumerate(row) if i != j)
-            exact = exact and not any(_is_float(v) for v in comp_list)
+            exact = exact and not any(is_float(v) for v in comp_list)
         zero = Fraction(0) if exact else 0.0
-        d = tuple(tuple(zero if i == j else _cost(v, f"cost of link P{i}->P{j}", exact)
+        d = tuple(tuple(zero if i == j
+                        else nonnegative_number(v, f"cost of link P{i}->P{j}", exact)
                         for j, v in enumerate(row)) for i, row in enumerate(rows))
-        c = tuple(_cost(v, f"computation cost of P{i}", exact) for i, v in enumerate(comp_list))
+        c = tuple(nonnegative_number(v, f"computation cost of P{i}", exact)
+                  for i, v in enumerate(comp_list))
         return cls(d, c, exact)
 
     def comm(self, k: int, sender: int, receiver: int, interval: tuple[int, int]) -> Number:
@@ -230,16 +199,16 @@ class SequenceCosts:
         InputError
             If the lengths differ or a cost is not a non-negative number.
         """
-        comm_list = _entries(comm, "comm sequence")
-        comp_list = [0] * len(comm_list) if comp is None else _entries(comp, "comp sequence")
+        comm_list = number_list(comm, "comm sequence")
+        comp_list = [0] * len(comm_list) if comp is None else number_list(comp, "comp sequence")
         if len(comp_list) != len(comm_list):
             raise InputError(f"comp sequence has {len(comp_list)} costs, comm sequence "
                              f"{len(comm_list)}: a reduction of n values needs n - 1 of each")
         if exact is None:
-            exact = not any(_is_float(v) for v in comm_list + comp_list)
-        return cls(tuple(_cost(v, f"communication cost #{k}", exact)
+            exact = not any(is_float(v) for v in comm_list + comp_list)
+        return cls(tuple(nonnegative_number(v, f"communication cost #{k}", exact)
                          for k, v in enumerate(comm_list)),
-                   tuple(_cost(v, f"computation cost #{k}", exact)
+                   tuple(nonnegative_number(v, f"computation cost #{k}", exact)
                          for k, v in enumerate(comp_list)), exact)
 
     def comm(self, k: int, sender: int, receiver: int, interval: tuple[int, int]) -> Number:
@@ -527,15 +496,7 @@ def read_cost_file(path: str | os.PathLike[str]) -> CostFile:
     ----------
     Benoit, Canon, Marchal, RR 8315, section 3 (the cost model d(i, j), c_i).
     """
-    with open(path, encoding="utf-8") as handle:
-        try:
-            text = handle.read()
-        except UnicodeDecodeError as error:
-            raise InputError(f"{path}: not a UTF-8 text file (byte {error.start})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"{path}: not valid JSON ({error.msg}, line {error.lineno})") from None
+    data = read_json(path)
     if not isinstance(data, dict) or "comm" not in data:
         raise InputError(f'{path}: expected a JSON object with a "comm" matrix')
     unknown = sorted(set(data) - set(COST_FILE_KEYS))
@@ -546,11 +507,7 @@ def read_cost_file(path: str | os.PathLike[str]) -> CostFile:
         costs = MatrixCosts.from_input(data["comm"], data.get("comp"), exact=True)
         starts = data.get("start_times")
         if starts is not None:
-            entries = _entries(starts, "start_times")
-            if len(entries) != costs.n:
-                raise InputError(f"start_times has {len(entries)} entries but comm is "
-                                 f"{costs.n} x {costs.n}")
-            starts = tuple(_cost(v, f"start time of P{i}", True) for i, v in enumerate(entries))
+            starts = tuple(validate_start_times(starts, costs.n))
     except InputError as error:
         raise InputError(f"{path}: {error}") from None
     description = data.get("description")

@@ -54,7 +54,8 @@ from fractions import Fraction
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from hetcoll.core.errors import InputError
-from hetcoll.sim.costs import CostModel, MatrixCosts, Number, _cost, _entries, _is_float
+from hetcoll.core.numbers import Number, is_float, number_list, validate_start_times
+from hetcoll.sim.costs import CostModel, MatrixCosts
 from hetcoll.sim.trees import binomial_tree, fibonacci_tree
 
 __all__ = [
@@ -415,11 +416,8 @@ def simulate(
     if start_times is None:
         starts = [Fraction(0) if exact else 0.0] * n
     else:
-        entries = _entries(start_times, "start_times")
-        if len(entries) != n:
-            raise InputError(f"start_times has {len(entries)} entries, expected n = {n}")
-        exact = exact and not any(_is_float(v) for v in entries)
-        starts = [_cost(v, f"start time of P{i}", exact) for i, v in enumerate(entries)]
+        exact = exact and not any(is_float(v) for v in number_list(start_times, "start_times"))
+        starts = validate_start_times(start_times, n, exact)
     if values is None:
         values = [(i,) for i in range(n)]
     elif len(values) != n:

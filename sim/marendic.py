@@ -38,7 +38,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from hetcoll.core.errors import InputError
-from hetcoll.sim.costs import MatrixCosts, Number, _cost, _entries, _is_float
+from hetcoll.core.numbers import (
+    Number,
+    is_float,
+    nonnegative_number,
+    number_list,
+    validate_start_times,
+)
+from hetcoll.sim.costs import MatrixCosts
 
 __all__ = ["SimplifiedModel", "Merge", "MarendicResult", "perfect_knowledge_reduction"]
 
@@ -74,9 +81,9 @@ class SimplifiedModel:
     tau: Number = Fraction(0)
 
     def __post_init__(self):
-        exact = not (_is_float(self.psi) or _is_float(self.tau))
-        object.__setattr__(self, "psi", _cost(self.psi, "psi", exact))
-        object.__setattr__(self, "tau", _cost(self.tau, "tau", exact))
+        exact = not (is_float(self.psi) or is_float(self.tau))
+        object.__setattr__(self, "psi", nonnegative_number(self.psi, "psi", exact))
+        object.__setattr__(self, "tau", nonnegative_number(self.tau, "tau", exact))
 
     @property
     def exact(self) -> bool:
@@ -159,10 +166,8 @@ def perfect_knowledge_reduction(start_times: Sequence[object], model: Simplified
     ----------
     Marendić et al., section 3, Algorithm 1 and Lemma 1.
     """
-    entries = _entries(start_times, "start_times")
+    entries = number_list(start_times, "start_times")
     n = len(entries)
-    if n == 0:
-        raise InputError("start_times must list at least one process")
     if isinstance(model, MatrixCosts):
         if model.n != n:
             raise InputError(f"start_times has {n} entries but the costs are for "
@@ -170,8 +175,8 @@ def perfect_knowledge_reduction(start_times: Sequence[object], model: Simplified
     elif not isinstance(model, SimplifiedModel):
         raise InputError(f"model must be a SimplifiedModel or a sim.MatrixCosts, "
                          f"got {type(model).__name__}")
-    exact = model.exact and not any(_is_float(v) for v in entries)
-    starts = [_cost(v, f"start time of P{i}", exact) for i, v in enumerate(entries)]
+    exact = model.exact and not any(is_float(v) for v in entries)
+    starts = validate_start_times(entries, None, exact)
 
     if isinstance(model, MatrixCosts):
         def transfer(i: int, j: int) -> Number:

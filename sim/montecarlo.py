@@ -18,7 +18,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from hetcoll.core.errors import InputError
-from hetcoll.sim.costs import CostDistribution, _cost, _entries, as_distribution
+from hetcoll.core.numbers import validate_start_times
+from hetcoll.sim.costs import CostDistribution, as_distribution
 from hetcoll.sim.engine import ALGORITHMS
 from hetcoll.sim.kernels import makespans
 from hetcoll.sim.trees import _check_n, fibonacci_tree
@@ -171,11 +172,7 @@ def sample_makespans(
     if "fibonacci-stat" in names:
         fibonacci_tree(n, fibonacci_order)  # validates the order before any work
     if start_times is not None and not isinstance(start_times, CostDistribution):
-        entries = _entries(start_times, "start_times")
-        if len(entries) != n:
-            raise InputError(f"start_times has {len(entries)} entries, expected n = {n}")
-        start_times = np.array([_cost(v, f"start time of P{i}", False)
-                                for i, v in enumerate(entries)])
+        start_times = np.array(validate_start_times(start_times, n, exact=False))
     chunk = _chunk_runs(n)
     sizes = [chunk] * (runs // chunk) + [runs % chunk] * (runs % chunk > 0)
     seeds = _seed_sequence(seed).spawn(len(sizes))

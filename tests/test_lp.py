@@ -254,15 +254,15 @@ def test_reduce_matches_pulp_and_cbc(case):
 
 
 def relabel(p, mapping, reverse):
-    procs = [Processor(mapping[q.name], q.compute) for q in p.processors]
-    links = [Link(mapping[link.source], mapping[link.target], link.cost) for link in p.links]
+    procs = [Processor(mapping[q.name], q.comp) for q in p.processors]
+    links = [Link(mapping[link.source], mapping[link.target], link.comm) for link in p.links]
     return Platform(tuple(procs[::-1] if reverse else procs),
                     tuple(links[::-1] if reverse else links))
 
 
 def scale(p, factor):
-    return Platform(tuple(Processor(q.name, q.compute * factor) for q in p.processors),
-                    tuple(Link(q.source, q.target, q.cost * factor) for q in p.links))
+    return Platform(tuple(Processor(q.name, q.comp * factor) for q in p.processors),
+                    tuple(Link(q.source, q.target, q.comm * factor) for q in p.links))
 
 
 @st.composite
@@ -308,7 +308,7 @@ def test_adding_a_link_never_lowers_tp(case, data):
         bigger = Platform(p.processors, (*p.links, Link(*extra, data.draw(small))))
         assert solve(kind, bigger, a, b).throughput_exact >= tp
     # Making a link cheaper never lowers TP either.
-    cheaper = Platform(p.processors, tuple(Link(q.source, q.target, q.cost / 2) if i == 0 else q
+    cheaper = Platform(p.processors, tuple(Link(q.source, q.target, q.comm / 2) if i == 0 else q
                                            for i, q in enumerate(p.links)))
     assert solve(kind, cheaper, a, b).throughput_exact >= tp
 
@@ -319,7 +319,7 @@ def test_scatter_port_bound_and_exact_feasibility(case):
     p, source, targets = case
     r = steady_state_scatter_lp(p, source, targets)
     tp = r.throughput_exact
-    cheapest = min(q.cost for q in p.links if q.source == source)
+    cheapest = min(q.comm for q in p.links if q.source == source)
     assert tp * len(targets) * cheapest <= 1
     check_one_port(r)
     balance = defaultdict(Fraction)
@@ -339,7 +339,7 @@ def test_reduce_port_bound_and_exact_feasibility(case):
     p, participants, target = case
     r = steady_state_reduce_lp(p, participants, target)
     tp = r.throughput_exact
-    cheapest = min(q.cost for q in p.links if q.target == target)
+    cheapest = min(q.comm for q in p.links if q.target == target)
     assert tp * cheapest <= 1
     check_one_port(r)
     n = len(participants) - 1

@@ -288,7 +288,7 @@ def test_dict_and_networkx_round_trips(p):
     assert same_platform(platform_from_networkx(platform_to_networkx(p)), p)
     graph = platform_to_networkx(p, exact=False)
     for link in p.links:
-        assert graph.edges[link.source, link.target]["cost"] == float(link.cost)
+        assert graph.edges[link.source, link.target]["cost"] == float(link.comm)
 
 
 @settings(max_examples=15)

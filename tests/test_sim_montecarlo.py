@@ -28,7 +28,8 @@ def draws(draw):
     runs = draw(st.integers(1, 4))
     # Small integers make ties and zero costs (same-instant rounds) common;
     # continuous draws make every event distinct.
-    elements = st.integers(0, 3).map(float) | st.floats(0, 10, allow_subnormal=False)
+    # Costs are 0 or within hetcoll.core.numbers' supported range (about 1e-300 to 1e300).
+    elements = st.integers(0, 3).map(float) | st.floats(1e-300, 10)
     comm = draw(arrays(np.float64, (runs, n - 1), elements=elements))
     comp = draw(arrays(np.float64, (runs, n - 1), elements=elements))
     start = draw(st.none() | arrays(np.float64, (runs, n), elements=elements))
@@ -174,7 +175,8 @@ def trees(draw):
 @given(trees(), st.data())
 def test_compiled_static_tree_matches_exact_simulator(children, data):
     n = len(children)
-    elements = st.integers(0, 3).map(float) | st.floats(0, 10, allow_subnormal=False)
+    # Costs are 0 or within hetcoll.core.numbers' supported range (about 1e-300 to 1e300).
+    elements = st.integers(0, 3).map(float) | st.floats(1e-300, 10)
     comm = data.draw(arrays(np.float64, (3, n - 1), elements=elements))
     comp = data.draw(arrays(np.float64, (3, n - 1), elements=elements))
     compiled = static_tree_makespans(children, comm, comp)

@@ -86,7 +86,9 @@ def test_verify_reports_theorem1_tightness():
 
 def test_cli_verify_200_examples_passes(capsys):
     assert main(["verify", "--examples", "200", "--json"]) == 0
-    records = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)
+    assert (data["status"], data["inputs"]["examples"]) == (0, 200)
+    records = data["checks"]
     assert len(records) == 10
     assert {r["status"] for r in records} == {"pass"}
     assert all(r["instances"] == 200 for r in records)
@@ -102,7 +104,9 @@ def test_cli_verify_text(capsys):
 
 def test_cli_bounds_json(capsys):
     assert main(["bounds", "--delta", "2", "--n", "64", "--json"]) == 0
-    records = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)
+    assert data["inputs"] == {"delta": "2", "n": 64, "with_misprint": False}
+    records = data["cells"]
     assert len(records) == 9
     for record in records:
         assert {"algorithm", "regime", "theorem", "expression", "value"} <= set(record)
@@ -110,7 +114,7 @@ def test_cli_bounds_json(capsys):
     assert (first["algorithm"], first["regime"], first["theorem"], first["expression"],
             first["value"]) == ("binomial-stat", "c=0", 1, "Delta", 2.0)
     assert main(["bounds", "--json", "--with-misprint"]) == 0
-    records = json.loads(capsys.readouterr().out)
+    records = json.loads(capsys.readouterr().out)["cells"]
     assert len(records) == 10 and records[-1]["value"] is None
     assert "misprint" in records[-1]["note"]
 
@@ -156,7 +160,7 @@ def test_cli_optimum(tmp_path, capsys):
     (["bounds", "--delta", "nan"], "--delta"),
     (["bounds", "--delta", "inf"], "--delta"),
     (["bounds", "--delta", "-2"], "Delta"),
-    (["bounds", "--delta", "1e400", "--n", "4", "--json"], "too large"),
+    (["bounds", "--delta", "1e400", "--n", "4", "--json"], "--delta 1e400 is out of range"),
     (["bounds", "--n", "0"], "n must be"),
     (["bounds", "--json", "--latex"], "--latex"),
     (["optimum", "--costs", "/nonexistent/costs.json"], "No such file"),
@@ -175,7 +179,7 @@ def test_cli_optimum_bad_matrix(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text, extra, words", [
-    ("{bad", [], "not valid JSON"),
+    ("{bad", [], "malformed JSON"),
     ("[]", [], "JSON object"),
     ('{"comm": [], "comp": []}', [], "comm"),
     ('{"comm": [[0, NaN], [1, 0]], "comp": [0, 0]}', [], "P0->P1"),
@@ -240,5 +244,7 @@ def test_internal_contradiction_fails(monkeypatch, capsys):
 
     monkeypatch.setattr(verify, "clairvoyant_optimum", inflated)
     assert main(["verify", "--examples", "2", "--n-max", "3", "--json"]) == 1
-    records = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == 1 and data["message"] == "a theorem check failed"
+    records = data["checks"]
     assert {r["status"] for r in records[:9]} == {"fail"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import sys
 
+from hetcoll import __version__
 from hetcoll.cli._common import HetcollArgumentParser, run_command
 
 # One module per sub-command family, in the order ``hetcoll --help`` lists them.
@@ -32,6 +33,7 @@ def build_parser() -> HetcollArgumentParser:
         description="Collective communications on heterogeneous platforms: steady-state LPs, "
         "periodic schedules, Markov analysis, simulation and approximation bounds.",
     )
+    parser.add_argument("--version", action="version", version=f"hetcoll {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

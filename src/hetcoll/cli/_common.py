@@ -7,12 +7,12 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import fraction_str
+from hetcoll import __version__
+from hetcoll.core.errors import HetcollError, InputError
+from hetcoll.core.results import to_jsonable
 
 __all__ = [
     "SCENARIO_OPTIONS",
@@ -246,22 +246,25 @@ def split_names(text: str, what: str) -> list[str]:
     return items
 
 
-def to_jsonable(value: Any) -> Any:
-    """Recursively turn Fractions into ``"p/q"`` strings and tuples into lists."""
-    if isinstance(value, Fraction):
-        return fraction_str(value)
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_jsonable(v) for v in value]
-    if hasattr(value, "item") and callable(value.item):  # numpy scalars
-        return value.item()
-    return value
+def print_json(value: Any, *, inputs: dict[str, Any] | None = None) -> None:
+    """Print ``value`` as one indented JSON object on stdout, in the house envelope.
 
-
-def print_json(value: Any) -> None:
-    """Print ``value`` as one indented JSON object on stdout."""
-    json.dump(to_jsonable(value), sys.stdout, indent=2)
+    The object starts with ``status`` (0: success), ``message`` and
+    ``hetcoll_version``, then ``inputs`` (what defines the run: n, seed,
+    distributions...) when given, then the keys of ``value``.  ``value`` is a dict or a
+    result (:class:`hetcoll.core.results.Result`); its own ``status`` and ``message``,
+    when it has them, fill the envelope.  Exact numbers are ``"p/q"`` strings and no
+    NaN or Infinity is ever printed (:func:`hetcoll.core.results.to_jsonable`).
+    """
+    data = to_jsonable(value)
+    if not isinstance(data, dict):
+        raise TypeError(f"--json prints one object, got {type(data).__name__}")
+    envelope = {"status": data.pop("status", 0), "message": data.pop("message", "ok"),
+                "hetcoll_version": __version__}
+    if inputs is not None:
+        envelope["inputs"] = to_jsonable(inputs)
+    envelope |= data
+    json.dump(envelope, sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
 
 
@@ -270,9 +273,9 @@ def run_command(args: argparse.Namespace) -> int:
     prog = f"hetcoll {args.command}"
     try:
         status = args.func(args)
-    except InputError as error:
+    except HetcollError as error:
         sys.stderr.write(f"{prog}: error: {error}\n")
-        return 2
+        return error.exit_status
     except BrokenPipeError:
         # The reader (e.g. `| head`) closed the pipe: not an error of ours. Point stdout
         # at /dev/null so the interpreter's final flush does not complain again.

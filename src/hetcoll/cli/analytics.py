@@ -96,13 +96,14 @@ def run_bounds(args) -> int:
         raise InputError(f"--delta/--n: {error}") from None
     if args.json:
         both = delta is not None and args.n is not None
-        print_json([{"algorithm": cell.algorithm, "regime": cell.regime,
-                     "theorem": cell.theorem, "expression": cell.text(),
-                     "value": float(value) if both else None,
-                     "evaluated": cell.text(delta, args.n),
-                     "latex": cell.latex(), "tight": cell.tight or None,
-                     "note": cell.note or None}
-                    for cell, value in zip(cells, evaluated, strict=True)])
+        print_json({"cells": [{"algorithm": cell.algorithm, "regime": cell.regime,
+                               "theorem": cell.theorem, "expression": cell.text(),
+                               "value": float(value) if both else None,
+                               "evaluated": cell.text(delta, args.n),
+                               "latex": cell.latex(), "tight": cell.tight or None,
+                               "note": cell.note or None}
+                              for cell, value in zip(cells, evaluated, strict=True)]},
+                   inputs={"delta": delta, "n": args.n, "with_misprint": args.with_misprint})
         return 0
     print(render_table(delta, args.n, fmt="latex" if args.latex else "plain"))
     if not args.latex:
@@ -121,7 +122,10 @@ def run_verify(args) -> int:
     checks.append(verify_lemma1(args.examples, args.seed, n_max=min(args.n_max, 8)))
     failed = any(check.status == "fail" for check in checks)
     if args.json:
-        print_json([check.as_dict() for check in checks])
+        print_json({"status": int(failed),
+                    "message": "a theorem check failed" if failed else "every check passed",
+                    "checks": [check.as_dict() for check in checks]},
+                   inputs={"examples": args.examples, "seed": args.seed, "n_max": args.n_max})
         return 1 if failed else 0
     print(f"{args.examples} random instances per regime, n in 2..{args.n_max}, seed {args.seed}")
     print(f"{'theorem':<17} {'algorithm':<20} {'regime':<6} {'instances':>9} "

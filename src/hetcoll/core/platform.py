@@ -1,9 +1,16 @@
-"""Platform model: processors with a compute cost, directed links with a cost.
+"""Platform model: processors with a computation cost, links with a communication cost.
 
 A platform is the graph G = (V, E, c) of Legrand, Marchal and Robert (LMR,
 "Platform model" slides): ``c(j, k)`` is the time to send one unit-size
 message on link j -> k, and ``w`` the time a processor takes for one
 reduction task.  Every number is kept exact (:class:`fractions.Fraction`).
+
+One vocabulary, shared by every hetcoll package: ``comm`` is the time to send one
+unit of data (:attr:`Link.comm`, LMR's c(j, k), RR's d(i, j): the simulator's cost
+models answer it as ``comm(k, sender, receiver, interval)``) and ``comp`` the time of
+one reduction operation (:attr:`Processor.comp`, LMR's w, RR's c_i: ``comp(k,
+processor)``).  The file formats keep their keys ``"cost"`` and
+``"compute"``, and the old attribute names remain as read-only aliases.
 
 JSON format
 -----------
@@ -42,6 +49,7 @@ from typing import Any
 import networkx as nx
 
 from hetcoll.core.errors import InputError
+from hetcoll.core.jsonio import parse_json, read_text
 from hetcoll.core.numbers import fraction_str, positive_fraction
 
 __all__ = [
@@ -59,19 +67,35 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Processor:
-    """A processor and the time ``compute`` it takes for one reduction task."""
+    """A processor and the time ``comp`` it takes for one reduction task.
+
+    ``comp`` is LMR's w and RR's c_i; the platform file's key is ``"compute"``.
+    """
 
     name: str
-    compute: Fraction
+    comp: Fraction
+
+    @property
+    def compute(self) -> Fraction:
+        """The platform file's name for :attr:`comp`."""
+        return self.comp
 
 
 @dataclass(frozen=True)
 class Link:
-    """A directed link; sending one unit-size message takes ``cost``."""
+    """A directed link; sending one unit-size message takes ``comm``.
+
+    ``comm`` is LMR's c(j, k) and RR's d(i, j); the platform file's key is ``"cost"``.
+    """
 
     source: str
     target: str
-    cost: Fraction
+    comm: Fraction
+
+    @property
+    def cost(self) -> Fraction:
+        """The platform file's name for :attr:`comm`."""
+        return self.comm
 
 
 @dataclass(frozen=True)
@@ -112,7 +136,7 @@ class Platform:
 
     @cached_property
     def _link_costs(self) -> dict[tuple[str, str], Fraction]:
-        return {(link.source, link.target): link.cost for link in self.links}
+        return {(link.source, link.target): link.comm for link in self.links}
 
     def compute_cost(self, name: str) -> Fraction:
         """Time processor ``name`` takes for one reduction task.
@@ -158,7 +182,7 @@ def _validate(platform: Platform) -> None:
         if proc.name in seen:
             raise InputError(f"duplicate processor name {proc.name!r}")
         seen.add(proc.name)
-        positive_fraction(proc.compute, f"compute cost of processor {proc.name}")
+        positive_fraction(proc.comp, f"compute cost of processor {proc.name}")
     pairs: set[tuple[str, str]] = set()
     for link in platform.links:
         for end in (link.source, link.target):
@@ -170,7 +194,7 @@ def _validate(platform: Platform) -> None:
         if (link.source, link.target) in pairs:
             raise InputError(f"duplicate link {link.source}->{link.target}")
         pairs.add((link.source, link.target))
-        positive_fraction(link.cost, f"cost of link {link.source}->{link.target}")
+        positive_fraction(link.comm, f"cost of link {link.source}->{link.target}")
     if platform.scatter_defaults is not None:
         _check_scenario(platform, platform.scatter_defaults, "scatter", ("source", "targets"))
     if platform.reduce_defaults is not None:
@@ -340,9 +364,9 @@ def platform_to_dict(platform: Platform) -> dict[str, Any]:
     data: dict[str, Any] = {}
     if platform.description:
         data["description"] = platform.description
-    data["processors"] = [{"name": p.name, "compute": _number(p.compute)}
+    data["processors"] = [{"name": p.name, "compute": _number(p.comp)}
                           for p in platform.processors]
-    data["links"] = [{"from": link.source, "to": link.target, "cost": _number(link.cost)}
+    data["links"] = [{"from": link.source, "to": link.target, "cost": _number(link.comm)}
                      for link in platform.links]
     for key, value in (("scatter", platform.scatter_defaults),
                        ("reduce", platform.reduce_defaults)):
@@ -405,9 +429,9 @@ def platform_from_networkx(graph: nx.Graph) -> Platform:
         value = graph.graph.get(key)
         if isinstance(value, str):
             try:
-                value = json.loads(value)
-            except json.JSONDecodeError as error:
-                raise InputError(f"graph attribute {key!r} is not valid JSON: {error}") from None
+                value = parse_json(value)
+            except InputError as error:
+                raise InputError(f"graph attribute {key!r}: {error}") from None
         scenarios[key] = _copy_scenario(value)
     description = graph.graph.get("description", "")
     return Platform(tuple(processors), tuple(links), str(description),
@@ -450,9 +474,9 @@ def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGrap
         if value is not None:
             graph.graph[key] = _copy_scenario(value)
     for proc in platform.processors:
-        graph.add_node(proc.name, compute=convert(proc.compute))
+        graph.add_node(proc.name, compute=convert(proc.comp))
     for link in platform.links:
-        graph.add_edge(link.source, link.target, cost=convert(link.cost))
+        graph.add_edge(link.source, link.target, cost=convert(link.comm))
     return graph
 
 
@@ -495,20 +519,10 @@ def read_platform(path: str | Path) -> Platform:
     suffix = path.suffix.lower()
     if suffix not in (".json", ".graphml"):
         raise InputError(f"{path}: unknown platform format {suffix!r} (use .json or .graphml)")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:  # a ValueError, not an OSError
-        raise InputError(f"{path}: not a UTF-8 text file (byte {error.start}: "
-                         f"{error.reason})") from None
+    text = read_text(path)
     try:
         if suffix == ".json":
-            try:
-                data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-            except (ValueError, RecursionError) as error:
-                # JSONDecodeError, an integer literal over Python's digit limit, or
-                # nesting deeper than the recursion limit.
-                raise InputError(f"malformed JSON: {error}") from None
-            return platform_from_dict(data)
+            return platform_from_dict(parse_json(text))
         try:
             graph = nx.parse_graphml(text)
         except Exception as error:  # networkx raises several XML/parse exception types
@@ -516,16 +530,6 @@ def read_platform(path: str | Path) -> Platform:
         return platform_from_networkx(graph)
     except InputError as error:
         raise InputError(f"{path}: {error}") from None
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object, refusing a repeated key (json keeps the last one silently)."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise InputError(f"key {key!r} appears twice in one object")
-        data[key] = value
-    return data
 
 
 def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = False) -> None:
@@ -577,9 +581,9 @@ def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = Fa
         if value is not None:
             graph.graph[key] = json.dumps(value)
     for proc in platform.processors:
-        graph.add_node(proc.name, compute=fraction_str(proc.compute))
+        graph.add_node(proc.name, compute=fraction_str(proc.comp))
     for link in platform.links:
-        graph.add_edge(link.source, link.target, cost=fraction_str(link.cost))
+        graph.add_edge(link.source, link.target, cost=fraction_str(link.comm))
     nx.write_graphml(graph, path)
 
 
