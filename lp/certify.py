@@ -314,10 +314,11 @@ def certify_basis(model: SparseLP, col_status: np.ndarray, row_status: np.ndarra
     >>> import numpy as np
     >>> from hetcoll.lp import read_platform
     >>> from hetcoll.lp.model import build_scatter_lp
-    >>> from hetcoll.lp.steady_state import _solve, _status_array
+    >>> from hetcoll.lp.highs import solve_sparse_lp
+    >>> from hetcoll.lp.steady_state import _status_array
     >>> p = read_platform("examples/scatter_counterexample.json")
     >>> model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
-    >>> basis = _solve(model, None).getBasis()
+    >>> basis = solve_sparse_lp(model).highs.getBasis()
     >>> certify_basis(model, _status_array(basis.col_status),
     ...               _status_array(basis.row_status)).objective
     Fraction(1, 2)

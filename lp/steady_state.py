@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,13 @@ from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import fraction_str, positive_fraction
 from hetcoll.core.platform import Platform, check_reduce_roles, check_scatter_roles
 from hetcoll.lp.certify import CertificationError, certify_basis
+from hetcoll.lp.highs import (
+    HIGHS_LARGE_COEFFICIENT,
+    MAX_LP_VARIABLES,
+    check_lp_size,
+    rerun,
+    solve_sparse_lp,
+)
 from hetcoll.lp.model import (
     SparseLP,
     build_reduce_lp,
@@ -200,59 +208,27 @@ def _sizes(values: object, types: Sequence[MessageType], what: str) -> list[Frac
             else Fraction(1) for t in types]
 
 
-def _solve(model: SparseLP, solver_options: Mapping[str, Any] | None):
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", False)
-    # These LPs have few rows and many columns: interior point then crossover (for the
-    # basis that certification needs) solved SSRP at P = 16 eight times faster than
-    # HiGHS's default dual simplex here.
-    options = {"solver": "ipm", "run_crossover": "on"} | dict(solver_options or {})
-    for key, value in options.items():
-        if highs.setOptionValue(key, value) != highspy.HighsStatus.kOk:
-            raise InputError(f"HiGHS rejected solver option {key}={value!r}")
-    n_rows, n_cols = model.shape
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n_cols, n_rows
-    lp.sense_ = highspy.ObjSense.kMaximize
-    cost = np.zeros(n_cols)
-    cost[0] = 1.0
-    lp.col_cost_ = cost
-    lp.col_lower_ = np.zeros(n_cols)
-    lp.col_upper_ = np.full(n_cols, highspy.kHighsInf)
-    lp.row_lower_ = np.concatenate([np.full(model.n_capacity, -highspy.kHighsInf),
-                                    np.zeros(n_rows - model.n_capacity)])
-    lp.row_upper_ = np.concatenate([np.ones(model.n_capacity),
-                                    np.zeros(n_rows - model.n_capacity)])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = model.matrix.indptr
-    lp.a_matrix_.index_ = model.matrix.indices
-    lp.a_matrix_.value_ = model.matrix.data
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n_cols, n_rows
-    if highs.passModel(lp) == highspy.HighsStatus.kError:
-        raise InputError("HiGHS refused the LP model (a coefficient out of its range?)")
-    highs.run()
-    return highs
-
-
-#: HiGHS refuses a model with a matrix coefficient of this size or more (its option
-#: ``large_matrix_value``); tiny ones are only dropped, and exact certification then
-#: rejects or repairs the floating-point basis.
-HIGHS_LARGE_COEFFICIENT = 1e15
-
-
 def _check_coefficients(model: SparseLP, platform: Platform) -> None:
-    """InputError naming the largest cost when HiGHS would refuse the model."""
-    data = model.matrix.data
-    if not data.size or np.abs(data).max() < HIGHS_LARGE_COEFFICIENT:
+    """InputError naming the cheapest and dearest costs when HiGHS would refuse the LP.
+
+    The LP is solved on scaled coefficients (:mod:`hetcoll.lp.highs`), so only the
+    *span* of costs x sizes matters: HiGHS takes at most 1e15 either side of 1.
+    """
+    data = np.abs(model.matrix.data[model.matrix.indices < model.n_capacity])
+    data = data[data > 0]
+    if not data.size:
+        return
+    orders = math.log10(data.max()) - math.log10(data.min())
+    if orders < 2 * math.log10(HIGHS_LARGE_COEFFICIENT):
         return
     costs = [(link.comm, f"link {link.source}->{link.target}") for link in platform.links]
     costs += [(proc.comp, f"processor {proc.name}") for proc in platform.processors]
-    cost, culprit = max(costs, key=lambda item: item[0])
+    (low, cheapest), (high, dearest) = (min(costs, key=lambda item: item[0]),
+                                        max(costs, key=lambda item: item[0]))
     raise InputError(
-        f"an LP coefficient (cost x size) reaches {np.abs(data).max():.3g}, beyond what "
-        f"HiGHS accepts (< {HIGHS_LARGE_COEFFICIENT:.0e}); the largest cost is "
-        f"{culprit}'s, {float(cost):.3g}: divide every cost by one factor (TP is "
-        f"multiplied by it)")
+        f"costs x sizes span {orders:.0f} orders of magnitude, beyond what HiGHS can "
+        f"solve (at most 30): the cheapest cost is {cheapest}'s, {float(low):.3g}, the "
+        f"dearest {dearest}'s, {float(high):.3g}")
 
 
 def _status_array(statuses) -> np.ndarray:
@@ -278,7 +254,7 @@ def _certify(highs: highspy.Highs, model: SparseLP):
         if options is not None:
             for key, value in options.items():
                 highs.setOptionValue(key, value)
-            highs.run()  # warm start from the current basis
+            rerun(highs)  # warm start from the current basis
             if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                 continue
         basis = highs.getBasis()
@@ -324,10 +300,13 @@ def _by_variable(model: SparseLP, platform: Platform, type_names: list[MessageTy
 
 def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[MessageType],
          tasks: list[Task], certify: bool, solver_options, build_time: float,
-         scenario: dict[str, Any], task_cost) -> SteadyStateResult:
+         scenario: dict[str, Any], task_cost, max_variables: int | None
+         ) -> SteadyStateResult:
+    check_lp_size(model, max_variables)
     _check_coefficients(model, platform)
     start = time.perf_counter()
-    highs = _solve(model, solver_options)
+    solved = solve_sparse_lp(model, solver_options)
+    highs = solved.highs
     solve_time = time.perf_counter() - start
     timings = {"build": build_time, "solve": solve_time, "certify": 0.0}
     names = platform.names
@@ -345,9 +324,11 @@ def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[Messag
             compute_utilisation={}, bottlenecks=[], **common)
 
     solution = highs.getSolution()
-    x = np.asarray(solution.col_value)
+    # HiGHS solved the scaled LP: x / scale, the same capacity-row activities, and
+    # duals / scale (the duals add up to TP).
+    x = np.asarray(solution.col_value) * solved.scale
     activity = np.asarray(solution.row_value)[:model.n_capacity]
-    dual = np.asarray(solution.row_dual)[:model.n_capacity]
+    dual = np.asarray(solution.row_dual)[:model.n_capacity] * solved.scale
     certificate, message = None, "optimal (floating point; certification not requested)"
     if certify:
         start = time.perf_counter()
@@ -410,6 +391,7 @@ def steady_state_scatter_lp(
     message_sizes: Mapping[str, object] | Callable[[str], object] | None = None,
     certify: bool = True,
     solver_options: Mapping[str, Any] | None = None,
+    max_variables: int | None = MAX_LP_VARIABLES,
 ) -> SteadyStateResult:
     """Optimal throughput of a series of scatters: the LP SSSP(G), solved and certified.
 
@@ -430,7 +412,11 @@ def steady_state_scatter_lp(
     certify : bool
         Recover the exact optimum from the simplex basis and verify it (default True).
     solver_options : mapping, optional
-        HiGHS options, e.g. ``{"time_limit": 10.0}``.
+        HiGHS options over the defaults (interior point + crossover), e.g.
+        ``{"time_limit": 10.0}`` (seconds; then status 2, "Time limit reached") or
+        ``{"output_flag": True}`` (HiGHS's log, on standard error).
+    max_variables : int or None, default MAX_LP_VARIABLES
+        Size guard: an LP with more variables is refused before the solve (None: none).
 
     Returns
     -------
@@ -443,6 +429,10 @@ def steady_state_scatter_lp(
         If the source or a target is unknown, targets are empty or repeated, the
         source is a target, a target cannot be reached from the source, or a message
         size is invalid.
+    LimitError
+        If the LP has more than ``max_variables`` variables.
+    KeyboardInterrupt
+        Within 0.1 s of Ctrl-C, even during the solve (:mod:`hetcoll.lp.highs`).
 
     Notes
     -----
@@ -473,7 +463,8 @@ def steady_state_scatter_lp(
     model = build_scatter_lp(platform, source_index, np.array(target_index), sizes)
     build_time = time.perf_counter() - start
     return _run(model, platform, "scatter", type_names, [], certify, solver_options,
-                build_time, {"source": source, "targets": tuple(targets)}, None)
+                build_time, {"source": source, "targets": tuple(targets)}, None,
+                max_variables)
 
 
 def steady_state_reduce_lp(
@@ -487,6 +478,7 @@ def steady_state_reduce_lp(
     | None = None,
     certify: bool = True,
     solver_options: Mapping[str, Any] | None = None,
+    max_variables: int | None = MAX_LP_VARIABLES,
 ) -> SteadyStateResult:
     """Optimal throughput of a series of reduces: the LP SSRP(G), solved and certified.
 
@@ -511,7 +503,9 @@ def steady_state_reduce_lp(
     certify : bool
         Recover the exact optimum from the simplex basis and verify it (default True).
     solver_options : mapping, optional
-        HiGHS options.
+        HiGHS options, as in :func:`steady_state_scatter_lp`.
+    max_variables : int or None, default MAX_LP_VARIABLES
+        Size guard, as in :func:`steady_state_scatter_lp`.
 
     Returns
     -------
@@ -523,6 +517,8 @@ def steady_state_reduce_lp(
     InputError
         Unknown, repeated or fewer than two participants, unknown target, a participant
         that cannot reach the target, or an invalid size or task cost.
+    LimitError, KeyboardInterrupt
+        As :func:`steady_state_scatter_lp`.
 
     Notes
     -----
@@ -563,7 +559,7 @@ def steady_state_reduce_lp(
     build_time = time.perf_counter() - start
     return _run(model, platform, "reduce", list(intervals), tasks, certify, solver_options,
                 build_time, {"participants": tuple(participants), "target": target},
-                task_cost)
+                task_cost, max_variables)
 
 
 def _task_cost_function(platform: Platform, task_costs, n_values: int):

@@ -42,7 +42,11 @@ def build_parser() -> HetcollArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hetcoll`` console script."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:  # Ctrl-C while starting up: one line, no traceback
+        sys.stderr.write("hetcoll: interrupted\n")
+        return 130
     return run_command(args)
 
 

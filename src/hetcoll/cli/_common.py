@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,14 @@ __all__ = [
     "image_path",
     "add_scenario_arguments",
     "add_scenario_parsers",
+    "add_solver_flags",
     "output_path",
     "print_json",
     "read_costs_option",
     "resolve_scenario",
     "solve_scenario",
     "run_command",
+    "solver_keywords",
     "split_names",
     "to_jsonable",
 ]
@@ -218,8 +221,49 @@ def resolve_scenario(args: argparse.Namespace, platform: Any, kind: str) -> tupl
     return first, second
 
 
+def add_solver_flags(parser: argparse.ArgumentParser) -> None:
+    """Add ``--time-limit``, ``--verbose`` and ``--max-variables``, for every LP solve."""
+    parser.add_argument("--time-limit", metavar="SECONDS", type=_seconds,
+                        help="stop HiGHS after SECONDS (the result then says so; exit 1)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="show HiGHS's log on standard error")
+    # The default is the library's, hetcoll.lp.highs.MAX_LP_VARIABLES (not imported
+    # here: it would load HiGHS for every command's --help).
+    parser.add_argument("--max-variables", metavar="N", type=_count,
+                        help="refuse LPs with more than N variables before solving "
+                        "(default 500,000)")
+
+
+def solver_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of the LP functions given by :func:`add_solver_flags`'s flags."""
+    options: dict[str, Any] = {}
+    if args.time_limit is not None:
+        options["time_limit"] = args.time_limit
+    if args.verbose:
+        options["output_flag"] = True
+    limit = {} if args.max_variables is None else {"max_variables": args.max_variables}
+    return {"solver_options": options} | limit
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < 1e9:
+        raise argparse.ArgumentTypeError(f"expected seconds in (0, 1e9), got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1 or len(text) > 18:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
 def solve_scenario(platform: Any, kind: str, scenario: tuple[Any, Any], *,
-                   certify: bool = True) -> Any:
+                   certify: bool = True, **keywords: Any) -> Any:
     """Solve the steady-state LP of a scenario from :func:`resolve_scenario`.
 
     Returns
@@ -229,7 +273,7 @@ def solve_scenario(platform: Any, kind: str, scenario: tuple[Any, Any], *,
     """
     from hetcoll import lp
     solve = lp.steady_state_scatter_lp if kind == "scatter" else lp.steady_state_reduce_lp
-    return solve(platform, *scenario, certify=certify)
+    return solve(platform, *scenario, certify=certify, **keywords)
 
 
 def split_names(text: str, what: str) -> list[str]:
@@ -286,5 +330,11 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
+        sys.stderr.flush()
+        if threading.active_count() > 1:
+            # A solver thread (HiGHS) may still be running until its next interrupt
+            # check: leave now instead of waiting for it at interpreter exit.
+            sys.stdout.flush()
+            os._exit(130)
         return 130
     return int(status or 0)

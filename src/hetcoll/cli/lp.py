@@ -8,11 +8,13 @@ from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
     add_scenario_parsers,
+    add_solver_flags,
     image_path,
     output_path,
     print_json,
     resolve_scenario,
     solve_scenario,
+    solver_keywords,
 )
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import fraction_str
@@ -36,6 +38,7 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
                         help="also write the readable pulp formulation to FILE (.lp or .mps)")
     parser.add_argument("--plot", metavar="FILE",
                         help="save a bar chart of port and processor utilisation (.png, .svg...)")
+    add_solver_flags(parser)
     add_force_flag(parser, "--export", "--plot")
     add_json_flag(parser)
 
@@ -48,7 +51,8 @@ def run(args) -> int:
     plot = image_path(args.plot, args.force, "--plot")
     platform = lp.read_platform(args.platform)
     scenario = resolve_scenario(args, platform, args.kind)
-    result = solve_scenario(platform, args.kind, scenario, certify=not args.no_certify)
+    result = solve_scenario(platform, args.kind, scenario, certify=not args.no_certify,
+                            **solver_keywords(args))
     if export is not None:
         build = lp.scatter_lp_pulp if args.kind == "scatter" else lp.reduce_lp_pulp
         problem = build(platform, *scenario)

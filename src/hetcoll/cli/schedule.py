@@ -9,10 +9,12 @@ from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
     add_scenario_parsers,
+    add_solver_flags,
     image_path,
     print_json,
     resolve_scenario,
     solve_scenario,
+    solver_keywords,
 )
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import fraction_str, positive_fraction
@@ -40,6 +42,7 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
                         help="periods of uses the executor runs (default: pipeline depth + 10)")
     parser.add_argument("--gantt", metavar="FILE",
                         help="draw one period as a Gantt chart into FILE (.png, .pdf, .svg)")
+    add_solver_flags(parser)
     add_force_flag(parser, "--gantt")
     add_json_flag(parser)
 
@@ -55,7 +58,8 @@ def run(args) -> int:
     if args.periods is not None and args.periods < 1:
         raise InputError(f"--periods must be at least 1, got {args.periods}")
     platform = lp.read_platform(args.platform)
-    result = solve_scenario(platform, args.kind, resolve_scenario(args, platform, args.kind))
+    result = solve_scenario(platform, args.kind, resolve_scenario(args, platform, args.kind),
+                            **solver_keywords(args))
     schedule = schedule_from_lp(result, fixed_period=fixed)
     periods = args.periods if args.periods is not None else schedule.depth + 10
     execution = execute_schedule(schedule, periods)
