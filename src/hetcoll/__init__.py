@@ -22,14 +22,7 @@ from __future__ import annotations
 import importlib
 from importlib.metadata import PackageNotFoundError, version
 
-from hetcoll.core import (
-    HetcollError,
-    InputError,
-    LimitError,
-    SolverError,
-    fraction_str,
-    to_fraction,
-)
+from hetcoll.core.errors import HetcollError, InputError, LimitError, SolverError
 
 try:
     __version__ = version("hetcoll")
@@ -37,6 +30,7 @@ except PackageNotFoundError:  # pragma: no cover - running from an uninstalled t
     __version__ = "0+unknown"
 
 _SUBPACKAGES = ("analytics", "core", "lp", "markov", "report", "sim")
+_NUMBERS = ("fraction_str", "to_fraction")
 
 __all__ = [
     "HetcollError",
@@ -54,4 +48,6 @@ def __getattr__(name: str):
     # highspy and sympy for every command.
     if name in _SUBPACKAGES:
         return importlib.import_module(f"hetcoll.{name}")
+    if name in _NUMBERS:
+        return getattr(importlib.import_module("hetcoll.core.numbers"), name)
     raise AttributeError(f"module 'hetcoll' has no attribute {name!r}")

@@ -11,9 +11,20 @@ One job per module:
 - :mod:`hetcoll.core.gantt` -- Gantt charts of schedules and simulation traces.
 """
 
+from __future__ import annotations
+
+import importlib
+
 from hetcoll.core.errors import HetcollError, InputError, LimitError, SolverError
-from hetcoll.core.numbers import fraction_str, positive_fraction, to_fraction
-from hetcoll.core.platform import Link, Platform, Processor, read_platform, write_platform
+
+# Where each lazily exported name lives: importing numpy and networkx on `import
+# hetcoll.core` would put half a second before the command line can even parse its
+# arguments (or honour Ctrl-C).
+_LAZY = {
+    "fraction_str": "numbers", "positive_fraction": "numbers", "to_fraction": "numbers",
+    "Link": "platform", "Platform": "platform", "Processor": "platform",
+    "read_platform": "platform", "write_platform": "platform",
+}
 
 __all__ = [
     "HetcollError",
@@ -29,3 +40,9 @@ __all__ = [
     "to_fraction",
     "write_platform",
 ]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"hetcoll.core.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'hetcoll.core' has no attribute {name!r}")

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Rational
-
-import numpy as np
 
 from hetcoll.core.errors import InputError
 
@@ -54,6 +53,14 @@ MAX_DIGITS = 1000
 _MAX_EXPONENT_DIGITS = 4
 _EXPONENT = re.compile(r"[eE]([+-]?)(\d+)\s*$")
 _DIGIT = re.compile(r"\d")
+
+
+def _numpy():
+    """numpy if it is loaded, else None: a value cannot be a numpy object before then.
+
+    This keeps ``hetcoll.core`` (and so the command line's start) free of numpy's import.
+    """
+    return sys.modules.get("numpy")
 
 
 def _check_text(text: str, what: str, original: object) -> None:
@@ -116,9 +123,10 @@ def to_fraction(value: object, what: str) -> Fraction:
     """
     if value is None:
         raise InputError(f"{what} is missing")
-    if isinstance(value, bool | np.bool_):
+    np = _numpy()
+    if isinstance(value, bool) or (np is not None and isinstance(value, np.bool_)):
         raise InputError(f"{what} must be a number, got {value!r}")
-    if isinstance(value, np.generic):
+    if np is not None and isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, Fraction):
         number = value
@@ -165,7 +173,8 @@ def is_float(value: object) -> bool:
     >>> is_float(0.5), is_float("1/2"), is_float(1)
     (True, False, False)
     """
-    return isinstance(value, float | np.floating)
+    np = _numpy()
+    return isinstance(value, float) or (np is not None and isinstance(value, np.floating))
 
 
 def nonnegative_number(value: object, what: str, exact: bool = True) -> Number:
@@ -216,7 +225,8 @@ def number_list(values: object, what: str) -> list:
     >>> number_list((1, "1/2"), "comp")
     [1, '1/2']
     """
-    if isinstance(values, np.ndarray):
+    np = _numpy()
+    if np is not None and isinstance(values, np.ndarray):
         if values.ndim != 1:
             raise InputError(f"{what} must be a list of numbers, got an array of shape "
                              f"{values.shape}")
