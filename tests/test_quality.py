@@ -30,6 +30,7 @@ PACKAGES = {
     "hetcoll.markov": (ROOT / "markov", 1),
     "hetcoll.sim": (ROOT / "sim", 1),
     "hetcoll.analytics": (ROOT / "analytics", 2),
+    "hetcoll.mpi": (ROOT / "src/hetcoll/mpi", 2),
     "hetcoll.report": (ROOT / "src/hetcoll/report.py", 3),
     "hetcoll.cli": (ROOT / "src/hetcoll/cli", 4),
 }
