@@ -23,17 +23,19 @@ from fractions import Fraction
 
 import numpy as np
 
-from hetcoll.core.errors import InputError
+from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str
 from hetcoll.lp.decomposition import Task
 from hetcoll.lp.schedule import Schedule, operation_io
 
 __all__ = ["MAX_BUSY_INTERVALS", "ExecutionResult", "ScheduleViolation", "execute_schedule"]
 
-#: Most busy intervals (one per piece of an operation, per port or CPU it holds, per
-#: period) one run checks: about 1 GB of numpy arrays.  10^8 periods of the
-#: two-processor schedule took 8 GB before this limit, 10^13 a MemoryError.
-MAX_BUSY_INTERVALS = 10_000_000
+#: Default guard on the busy intervals (one per piece of an operation, per port or CPU
+#: it holds, per period) one run checks.  1.7 million took 32 s on 2 loaded cores, so
+#: the default keeps a run to a few seconds; raise it with ``max_busy_intervals``
+#: (``--max-intervals``).  10^8 periods of the two-processor schedule took 8 GB before
+#: any limit, 10^13 a MemoryError.
+MAX_BUSY_INTERVALS = 200_000
 
 
 class ScheduleViolation(InputError):
@@ -116,7 +118,8 @@ def _describe(slot, instance: int) -> str:
     return f"{what} (tree {slot.component}, uses of period {instance})"
 
 
-def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
+def execute_schedule(schedule: Schedule, periods: int, *,
+                     max_busy_intervals: int = MAX_BUSY_INTERVALS) -> ExecutionResult:
     """Run ``periods`` periods of uses of ``schedule`` and check every event.
 
     Period p (0 <= p < periods + depth) runs, for each slot of stage s, the
@@ -144,6 +147,8 @@ def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
     schedule : Schedule
     periods : int
         K >= 1.
+    max_busy_intervals : int, default MAX_BUSY_INTERVALS
+        Size guard: the most busy intervals the run may check.
 
     Returns
     -------
@@ -156,8 +161,9 @@ def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
         the two conflicting operations: two sends, two receives or two tasks
         overlapping on a processor, or a value used before it exists there.
     InputError
-        If ``periods`` is not a positive integer, or so large that the run would
-        check more than :data:`MAX_BUSY_INTERVALS` busy intervals.
+        If ``periods`` is not a positive integer.
+    LimitError
+        If the run would check more than ``max_busy_intervals`` busy intervals.
 
     Examples
     --------
@@ -182,11 +188,11 @@ def execute_schedule(schedule: Schedule, periods: int) -> ExecutionResult:
     periods = int(periods)
     per_period = sum(len(slot.pieces) * (1 if isinstance(slot.operation, Task) else 2)
                      for slot in schedule.slots)
-    if per_period * periods > MAX_BUSY_INTERVALS:
-        raise InputError(f"periods: {periods} periods of this schedule make "
+    if per_period * periods > max_busy_intervals:
+        raise LimitError(f"periods: {periods} periods of this schedule make "
                          f"{per_period * periods:,} busy intervals to check, more than "
-                         f"{MAX_BUSY_INTERVALS:,}; run at most "
-                         f"{MAX_BUSY_INTERVALS // per_period:,} periods")
+                         f"{max_busy_intervals:,} (raise it with --max-intervals); run at "
+                         f"most {max_busy_intervals // per_period:,} periods")
     period = schedule.period
     slots = schedule.slots
     # One integer time scale for every offset and the period.

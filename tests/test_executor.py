@@ -5,7 +5,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from hetcoll.core.errors import InputError
+from hetcoll.core.errors import InputError, LimitError
 from hetcoll.lp.decomposition import ReductionTree, ScatterPath, Task, Transfer
 from hetcoll.lp.executor import MAX_BUSY_INTERVALS, ScheduleViolation, execute_schedule
 from hetcoll.lp.schedule import periodic_schedule
@@ -121,8 +121,11 @@ def test_too_many_periods_is_refused_before_any_work():
                      for s in schedule.slots)
     assert per_period >= 8  # 3 transfers x 2 ports + 2 tasks, at least one piece each
     most = MAX_BUSY_INTERVALS // per_period
-    with pytest.raises(InputError, match=f"run at most {most:,} periods"):
+    with pytest.raises(LimitError, match=f"--max-intervals\\); run at most {most:,} periods"):
         execute_schedule(schedule, most + 1)
+    # The keyword raises the limit.
+    assert execute_schedule(schedule, most + 1, max_busy_intervals=per_period * (most + 1)
+                            ).periods == most + 1
     with pytest.raises(InputError, match="periods: 10000000000000 periods"):
         execute_schedule(schedule, 10**13)
 

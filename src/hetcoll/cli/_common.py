@@ -25,7 +25,9 @@ __all__ = [
     "add_scenario_parsers",
     "add_solver_flags",
     "output_path",
+    "positive_count",
     "print_json",
+    "print_warnings",
     "read_costs_option",
     "resolve_scenario",
     "solve_scenario",
@@ -229,7 +231,7 @@ def add_solver_flags(parser: argparse.ArgumentParser) -> None:
                         help="show HiGHS's log on standard error")
     # The default is the library's, hetcoll.lp.highs.MAX_LP_VARIABLES (not imported
     # here: it would load HiGHS for every command's --help).
-    parser.add_argument("--max-variables", metavar="N", type=_count,
+    parser.add_argument("--max-variables", metavar="N", type=positive_count,
                         help="refuse LPs with more than N variables before solving "
                         "(default 500,000)")
 
@@ -256,7 +258,8 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _count(text: str) -> int:
+def positive_count(text: str) -> int:
+    """argparse type: a whole number >= 1 (at most 18 digits)."""
     if not text.isdigit() or int(text) < 1 or len(text) > 18:
         raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
     return int(text)
@@ -293,8 +296,9 @@ def split_names(text: str, what: str) -> list[str]:
 def print_json(value: Any, *, inputs: dict[str, Any] | None = None) -> None:
     """Print ``value`` as one indented JSON object on stdout, in the house envelope.
 
-    The object starts with ``status`` (0: success), ``message`` and
-    ``hetcoll_version``, then ``inputs`` (what defines the run: n, seed,
+    The object starts with ``status`` (0: success), ``message``, ``hetcoll_version``
+    and ``warnings`` (legal but suspicious results, one sentence each; also printed on
+    stderr by :func:`print_warnings`), then ``inputs`` (what defines the run: n, seed,
     distributions...) when given, then the keys of ``value``.  ``value`` is a dict or a
     result (:class:`hetcoll.core.results.Result`); its own ``status`` and ``message``,
     when it has them, fill the envelope.  Exact numbers are ``"p/q"`` strings and no
@@ -304,12 +308,18 @@ def print_json(value: Any, *, inputs: dict[str, Any] | None = None) -> None:
     if not isinstance(data, dict):
         raise TypeError(f"--json prints one object, got {type(data).__name__}")
     envelope = {"status": data.pop("status", 0), "message": data.pop("message", "ok"),
-                "hetcoll_version": __version__}
+                "hetcoll_version": __version__, "warnings": data.pop("warnings", [])}
     if inputs is not None:
         envelope["inputs"] = to_jsonable(inputs)
     envelope |= data
     json.dump(envelope, sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
+
+
+def print_warnings(command: str, warnings: Sequence[str]) -> None:
+    """One line on stderr per warning: ``hetcoll COMMAND: warning: ...``."""
+    for warning in warnings:
+        sys.stderr.write(f"hetcoll {command}: warning: {warning}\n")
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from hetcoll.cli._common import (
     add_scenario_parsers,
     add_solver_flags,
     image_path,
+    positive_count,
     print_json,
     resolve_scenario,
     solve_scenario,
@@ -42,6 +43,10 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
                         help="periods of uses the executor runs (default: pipeline depth + 10)")
     parser.add_argument("--gantt", metavar="FILE",
                         help="draw one period as a Gantt chart into FILE (.png, .pdf, .svg)")
+    # The default is the library's, hetcoll.lp.executor.MAX_BUSY_INTERVALS.
+    parser.add_argument("--max-intervals", metavar="N", type=positive_count,
+                        help="refuse executor runs that check more than N busy intervals "
+                        "(default 200,000)")
     add_solver_flags(parser)
     add_force_flag(parser, "--gantt")
     add_json_flag(parser)
@@ -62,7 +67,8 @@ def run(args) -> int:
                             **solver_keywords(args))
     schedule = schedule_from_lp(result, fixed_period=fixed)
     periods = args.periods if args.periods is not None else schedule.depth + 10
-    execution = execute_schedule(schedule, periods)
+    limit = {} if args.max_intervals is None else {"max_busy_intervals": args.max_intervals}
+    execution = execute_schedule(schedule, periods, **limit)
     if gantt is not None:
         _draw(schedule, gantt)
 

@@ -491,6 +491,8 @@ def read_platform(path: str | Path) -> Platform:
     path : str or Path
         A ``.json`` file in the format of this module's docstring, or a ``.graphml``
         file (see :func:`platform_from_networkx`); the suffix chooses the reader.
+        ``"-"`` reads JSON from standard input.
+        ``"-"`` reads JSON from standard input.
 
     Returns
     -------
@@ -515,11 +517,13 @@ def read_platform(path: str | Path) -> Platform:
     ----------
     Legrand, Marchal, Robert (2004), "Platform model" (G = (V, E, c)); NOTES.md §1.
     """
+    stdin = str(path) == "-"
     path = Path(path)
-    suffix = path.suffix.lower()
+    suffix = ".json" if stdin else path.suffix.lower()
     if suffix not in (".json", ".graphml"):
         raise InputError(f"{path}: unknown platform format {suffix!r} (use .json or .graphml)")
-    text = read_text(path)
+    text = read_text("-" if stdin else path)
+    name = "<stdin>" if stdin else str(path)
     try:
         if suffix == ".json":
             return platform_from_dict(parse_json(text))
@@ -529,7 +533,7 @@ def read_platform(path: str | Path) -> Platform:
             raise InputError(f"malformed GraphML: {error}") from None
         return platform_from_networkx(graph)
     except InputError as error:
-        raise InputError(f"{path}: {error}") from None
+        raise InputError(f"{name}: {error}") from None
 
 
 def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = False) -> None:
