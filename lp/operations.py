@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import fraction_str, positive_fraction
+from hetcoll.core.numbers import positive_fraction
 from hetcoll.core.platform import (
     Platform,
     check_names,
@@ -45,8 +45,8 @@ from hetcoll.lp.model import (
     reduce_tasks,
 )
 
-__all__ = ["OPERATION_KINDS", "Gather", "Operation", "Reduce", "Scatter", "check_gather_roles",
-           "operation_from_roles"]
+__all__ = ["OPERATION_KINDS", "Gather", "Operation", "OperationRoles", "Reduce", "Scatter",
+           "check_gather_roles", "operation_from_roles"]
 
 Task = tuple[int, int, int]
 
@@ -117,6 +117,28 @@ class Operation:
     def task_cost(self, platform: Platform, name: str, task: Task) -> Fraction:
         """Exact time of task ``task`` on ``name`` (only a reduce has tasks)."""
         raise InputError(f"a {self.kind} has no computation tasks")
+
+
+class OperationRoles:
+    """Mixin of results holding an ``operation``: its ``kind`` and roles as attributes.
+
+    ``source``, ``targets``, ``sources``, ``participants`` and ``target`` are the
+    operation's, None for the roles it does not have (the attributes of the results
+    before the typed operations).
+    """
+
+    operation: Operation
+
+    @property
+    def kind(self) -> str:
+        """``operation.kind``."""
+        return self.operation.kind
+
+    source = property(lambda self: getattr(self.operation, "source", None))
+    targets = property(lambda self: getattr(self.operation, "targets", None))
+    sources = property(lambda self: getattr(self.operation, "sources", None))
+    participants = property(lambda self: getattr(self.operation, "participants", None))
+    target = property(lambda self: getattr(self.operation, "target", None))
 
 
 class _Flow(Operation):
@@ -458,7 +480,3 @@ def operation_from_roles(kind: str, first: object, second: object,
         return Reduce(first, second)
     return cls(first, second, sizes)
 
-
-def size_text(sizes: Sequence[tuple[Hashable, Fraction]]) -> str:
-    """``"A=3,B=1/2"``: the sizes that differ from 1 (empty when all are 1)."""
-    return ",".join(f"{name}={fraction_str(size)}" for name, size in sizes if size != 1)

@@ -116,9 +116,6 @@ def resolve_operation(platform: Platform, kind: str, given: Mapping[str, Any] | 
     first, second = scenario_roles(platform, kind, given, labels=labels, where=where)
     if sizes is None and all(value is None for value in (given or {}).values()):
         sizes = (getattr(platform, f"{kind}_defaults", None) or {}).get("sizes")
-    if sizes is not None and kind == "reduce":
-        label = (labels or {}).get("sizes", "sizes")
-        raise InputError(f"{label}: a reduce has no per-process message sizes")
     return operation_from_roles(kind, first, second, sizes)
 
 

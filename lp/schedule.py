@@ -47,7 +47,7 @@ from hetcoll.lp.decomposition import (
     Task,
     Transfer,
 )
-from hetcoll.lp.operations import Gather, Reduce, Scatter
+from hetcoll.lp.operations import Gather, OperationRoles, Reduce, Scatter
 from hetcoll.lp.operations import Operation as Collective
 
 __all__ = [
@@ -108,7 +108,7 @@ class ScheduleMatching:
 
 
 @dataclass(frozen=True)
-class Schedule(Result):
+class Schedule(OperationRoles, Result):
     """A periodic schedule (``scipy.optimize``-style: ``status``, ``message``).
 
     Attributes
@@ -161,17 +161,6 @@ class Schedule(Result):
     fixed_period: bool = False
     status: int = 0
     message: str = "periodic schedule built"
-
-    @property
-    def kind(self) -> str:
-        return self.operation.kind
-
-    # Roles, None when the operation has no such role (kept for the pre-operation API).
-    source = property(lambda self: getattr(self.operation, "source", None))
-    targets = property(lambda self: getattr(self.operation, "targets", None))
-    sources = property(lambda self: getattr(self.operation, "sources", None))
-    participants = property(lambda self: getattr(self.operation, "participants", None))
-    target = property(lambda self: getattr(self.operation, "target", None))
 
     @property
     def n_components(self) -> int:

@@ -18,7 +18,7 @@ from hetcoll.core.platform import Platform
 from hetcoll.core.results import Result, exact_pair, to_jsonable
 from hetcoll.lp.certify import CertificationError, certify_basis
 from hetcoll.lp.model import SparseLP
-from hetcoll.lp.operations import Gather, Operation, Reduce, Scatter
+from hetcoll.lp.operations import Gather, Operation, OperationRoles, Reduce, Scatter
 
 __all__ = ["SteadyStateResult", "steady_state_gather_lp", "steady_state_lp",
            "steady_state_reduce_lp", "steady_state_scatter_lp"]
@@ -33,7 +33,7 @@ Task = tuple[int, int, int]
 
 
 @dataclass
-class SteadyStateResult(Result):
+class SteadyStateResult(OperationRoles, Result):
     """Outcome of :func:`steady_state_lp` (and the scatter, gather and reduce shortcuts).
 
     In the style of :class:`scipy.optimize.OptimizeResult`.
@@ -106,17 +106,6 @@ class SteadyStateResult(Result):
     def success(self) -> bool:
         """True when an optimum was found: ``status`` 0 (certified) or 1 (float only)."""
         return self.status in (0, 1)
-
-    @property
-    def kind(self) -> str:
-        return self.operation.kind
-
-    # Roles, None when the operation has no such role (kept for the pre-operation API).
-    source = property(lambda self: getattr(self.operation, "source", None))
-    targets = property(lambda self: getattr(self.operation, "targets", None))
-    sources = property(lambda self: getattr(self.operation, "sources", None))
-    participants = property(lambda self: getattr(self.operation, "participants", None))
-    target = property(lambda self: getattr(self.operation, "target", None))
 
     @property
     def message_sizes(self) -> dict[MessageType, Fraction]:

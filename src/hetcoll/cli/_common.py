@@ -148,6 +148,9 @@ SCENARIO_OPTIONS: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
 }
 
 
+#: The kinds of scenario that take ``--sizes``, and the role whose processes it sizes.
+SIZED_SCENARIOS = {"scatter": "target", "gather": "source"}
+
 #: ``--help`` line of each scenario kind.
 SCENARIO_HELP = {"scatter": "series of scatters from one source",
                  "gather": "series of gathers to one target",
@@ -161,8 +164,8 @@ def add_scenario_arguments(parser: argparse.ArgumentParser, kind: str) -> None:
     parser.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
     for _, flag, text, _ in SCENARIO_OPTIONS[kind]:
         parser.add_argument(flag, help=text)
-    if kind != "reduce":
-        owners = "target" if kind == "scatter" else "source"
+    if kind in SIZED_SCENARIOS:
+        owners = SIZED_SCENARIOS[kind]
         parser.add_argument("--sizes", metavar="A=3,B=1/2,...",
                             help=f"message size of some {owners}s, exact (ints, decimals, "
                             f"p/q); unnamed {owners}s get 1 (default: the platform "
@@ -238,7 +241,7 @@ def scenario_operation(args: argparse.Namespace, platform: Any) -> Any:
     given, labels = _given_roles(args, args.kind)
     sizes = parse_sizes(getattr(args, "sizes", None), "--sizes")
     return resolve_operation(platform, args.kind, given, sizes,
-                             labels=labels | {"sizes": "--sizes"}, where=args.platform)
+                             labels=labels, where=args.platform)
 
 
 def parse_sizes(text: str | None, flag: str) -> dict[str, Any] | None:
