@@ -31,6 +31,7 @@ from hetcoll.lp import (
     schedule_from_lp,
     steady_state_gather_lp,
     steady_state_lp,
+    steady_state_reduce_lp,
     steady_state_scatter_lp,
     validate_gather_path,
     write_platform,
@@ -223,13 +224,16 @@ def test_gather_roles_are_checked():
 
 def test_generic_entry_point_matches_the_shortcuts():
     p = read_platform("examples/two_sites.json")
-    for kind, operation in (("reduce", Reduce(**p.reduce_defaults)),
-                            ("scatter", Scatter(**p.scatter_defaults))):
-        shortcut = (steady_state_scatter_lp if kind == "scatter" else None)
+    pairs = [(Reduce(**p.reduce_defaults), steady_state_reduce_lp(p, **p.reduce_defaults)),
+             (Scatter(**p.scatter_defaults), steady_state_scatter_lp(p, **p.scatter_defaults)),
+             (Gather(p.gather_defaults["sources"], "A0", p.gather_defaults["sizes"]),
+              steady_state_gather_lp(p, p.gather_defaults["sources"], "A0",
+                                     message_sizes=p.gather_defaults["sizes"]))]
+    for operation, shortcut in pairs:
         generic = steady_state_lp(p, operation)
-        assert generic.kind == kind and generic.certified
-        if shortcut is not None:
-            assert shortcut(p, **p.scatter_defaults).throughput_exact == generic.throughput_exact
+        assert generic.certified and generic.operation == shortcut.operation
+        assert generic.throughput_exact == shortcut.throughput_exact
+        assert generic.flows_exact == shortcut.flows_exact
     with pytest.raises(InputError, match="operation must be a Scatter, Gather or Reduce"):
         steady_state_lp(p, "scatter")
 
