@@ -302,7 +302,9 @@ class Reduce(Operation):
         ``size(v[k,m])`` per interval ``(k, m)`` (default 1).
     task_costs : mapping, callable or None
         ``w(P_i, T(k,l,m))`` keyed ``(processor, (k, l, m))`` (default: the processor's
-        compute cost).  Kept as given; the solver stores the exact table it used.
+        compute cost).  Kept as given (a callable cannot be compared or hashed, so two
+        reduces equal in roles and sizes compare equal whatever their task costs); the
+        solver stores the exact table it used (:meth:`with_exact_task_costs`).
 
     Examples
     --------
