@@ -338,3 +338,22 @@ def test_cli_unreachable_target_is_one_line_and_exit_2(tmp_path, capsys):
     assert main(["lp", "gather", str(path), "--sources", "T", "--target", "B"]) == 2
     err = capsys.readouterr().err
     assert "target 'B' cannot be reached from source 'T'" in err and err.count("\n") == 1
+
+
+def test_gather_gantt_chart(tmp_path, capsys):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from hetcoll.lp import schedule_gantt
+
+    r = steady_state_gather_lp(star(), ["A", "B"], "T", message_sizes={"A": 3, "B": "1/2"})
+    ax = schedule_gantt(schedule_from_lp(r))
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    # B sends to A, A relays to T: no compute row, T only receives.
+    assert rows == ["A send", "A recv", "B send", "T recv"]
+    assert "gather schedule" in ax.get_title() and "paths" in ax.get_title()
+    matplotlib.pyplot.close(ax.figure)
+    chart = tmp_path / "gather.png"
+    assert main(["schedule", "gather", "examples/two_processor.json", "--gantt",
+                 str(chart)]) == 0
+    assert chart.read_bytes()[:4] == b"\x89PNG"
