@@ -85,7 +85,7 @@ class PlatformReport(Result):
             lines.append(f"   {self.description}")
         if not self.sections:
             lines.append("   (no scenario in this file)")
-        render = {"steady_state": _render_steady_state,
+        render = {"steady_state": lambda rows: _render_steady_state(rows, self.steady_state),
                   "periodic_schedule": _render_periodic_schedule}
         for key, rows in self.sections.items():
             lines.append(f"-- {SECTION_TITLES[key]}")
@@ -169,12 +169,10 @@ def steady_state_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _render_steady_state(rows: list[dict[str, Any]]) -> list[str]:
+def _render_steady_state(rows: list[dict[str, Any]], results: Mapping[str, Any]) -> list[str]:
     lines = []
     for row in rows:
-        first, second = (row[role] for role in _roles(row["scenario"]))
-        show = [",".join(v) if isinstance(v, list) else v for v in (first, second)]
-        what = f"{row['scenario']} {show[0]} -> {show[1]}"
+        what = results[row["scenario"]].operation.describe()
         irregular = {name: size for name, size in row.get("sizes", {}).items() if size != "1"}
         if irregular:
             what += " (sizes " + ",".join(f"{n}={s}" for n, s in irregular.items()) + ")"
@@ -190,12 +188,6 @@ def _render_steady_state(rows: list[dict[str, Any]]) -> list[str]:
             lines.append(f"    top bottleneck: {top['resource']} (dual {top['dual']:.4g}, "
                          f"{100 * top['share']:.0f}% of TP)")
     return lines
-
-
-def _roles(kind: str) -> tuple[str, str]:
-    from hetcoll.lp.scenarios import SCENARIO_ROLES
-
-    return SCENARIO_ROLES[kind]
 
 
 def schedule_rows(results: Mapping[str, Any], *, extra_periods: int = EXTRA_PERIODS,
