@@ -21,13 +21,16 @@ from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import fraction_str, to_fraction
 
 __all__ = [
+    "GatherPath",
     "ReductionTree",
     "ScatterPath",
     "Task",
     "Transfer",
     "cancel_flow_cycles",
+    "decompose_gather_flows",
     "decompose_reduce_flows",
     "decompose_scatter_flows",
+    "validate_gather_path",
     "validate_reduction_tree",
     "validate_scatter_path",
 ]
@@ -94,8 +97,41 @@ class ScatterPath:
     transfers: tuple[Transfer, ...]
 
     @property
+    def value(self) -> str:
+        """The message type the path carries (named by its target)."""
+        return self.target
+
+    @property
     def tasks(self) -> tuple[Task, ...]:
         """Scatters compute nothing: always empty (uniform with ReductionTree)."""
+        return ()
+
+
+@dataclass(frozen=True)
+class GatherPath:
+    """A route of the message of ``source`` to the target, used ``weight`` times per time unit.
+
+    Attributes
+    ----------
+    weight : Fraction
+    source : str
+        Whose message the path carries; the path starts there.
+    transfers : tuple of Transfer
+        In route order, from ``source`` to the gather's target.
+    """
+
+    weight: Fraction
+    source: str
+    transfers: tuple[Transfer, ...]
+
+    @property
+    def value(self) -> str:
+        """The message type the path carries (named by its source)."""
+        return self.source
+
+    @property
+    def tasks(self) -> tuple[Task, ...]:
+        """Gathers compute nothing: always empty (uniform with ReductionTree)."""
         return ()
 
 
@@ -372,28 +408,86 @@ def decompose_scatter_flows(
     targets = list(targets)
     if source in targets:
         raise InputError(f"the source {source} cannot be one of the targets")
+    return _decompose_paths(flows_exact, {t: source for t in targets}, {t: t for t in targets},
+                            ScatterPath, "target")
+
+
+def decompose_gather_flows(
+    flows_exact: Mapping[tuple[str, str, str], object],
+    sources: Sequence[str],
+    target: str,
+) -> list[GatherPath]:
+    """Decompose an exact SSGP solution into weighted source-to-target paths.
+
+    The scatter decomposition (:func:`decompose_scatter_flows`) with the roles turned
+    round: per message type (named by its source), cancel cycles, then peel paths
+    from the source to the target, walking backwards from the target.
+
+    Parameters
+    ----------
+    flows_exact : mapping (sender, receiver, source_name) -> rate
+        ``send(P_i -> P_j, m_k)`` of the LP, exact; ``m_k`` is named by its source.
+    sources : sequence of str
+    target : str
+
+    Returns
+    -------
+    list of GatherPath
+        Grouped by source in the order of ``sources``; for each source the weights
+        add up to the throughput.
+
+    Raises
+    ------
+    InputError
+        If a rate is negative, a message type is not a source, the target is a
+        source, or some flow is left that no path explains (broken conservation).
+
+    Examples
+    --------
+    >>> flows = {("A", "T", "A"): 1, ("B", "A", "B"): "1/2", ("A", "T", "B"): "1/2"}
+    >>> [(p.source, p.weight, len(p.transfers))
+    ...  for p in decompose_gather_flows(flows, ["A", "B"], "T")]
+    [('A', Fraction(1, 1), 1), ('B', Fraction(1, 2), 2)]
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Series of Scatter -- Building a schedule"
+    (the same construction, roles turned round: hetcoll issue 12).
+    """
+    sources = list(sources)
+    if target in sources:
+        raise InputError(f"the target {target} cannot be one of the sources")
+    return _decompose_paths(flows_exact, {s: s for s in sources}, {s: target for s in sources},
+                            GatherPath, "source")
+
+
+def _decompose_paths(flows_exact, origin: dict, destination: dict, make, role: str) -> list:
+    """Classic flow decomposition of a multi-commodity flow, one type after the other.
+
+    Message types are named by a process of ``role`` (``"target"``, ``"source"``).
+    """
     for key in flows_exact:
-        if key[2] not in targets:
-            raise InputError(f"flow {key!r}: message type {key[2]!r} is not a target")
+        if key[2] not in origin:
+            raise InputError(f"flow {key!r}: message type {key[2]!r} is not a {role}")
     residual = _Residual(cancel_flow_cycles(flows_exact), {})
     paths = []
-    for target in targets:
-        while residual.first_supplier(target, target) is not None:
+    for value, goal in destination.items():
+        while residual.first_supplier(goal, value) is not None:
             used = []
             route = []
-            place = target
-            while place != source:
-                item = residual.first_supplier(place, target)
+            place = goal
+            while place != origin[value]:
+                item = residual.first_supplier(place, value)
                 if item is None:
-                    raise InputError(f"message for {target} reaches {place} but nothing "
+                    raise InputError(f"message of {value} reaches {place} but nothing "
                                      "supplies it there: the flows break conservation")
                 used.append(item)
                 sender, receiver, _ = item[1]
-                route.append(Transfer(sender, receiver, target))
+                route.append(Transfer(sender, receiver, value))
                 place = sender
             weight = min(residual.rate(item) for item in used)
             residual.subtract(used, weight)
-            paths.append(ScatterPath(weight, target, tuple(reversed(route))))
+            paths.append(make(weight, value, tuple(reversed(route))))
     _check_empty(residual.flows, {})
     return paths
 
@@ -514,3 +608,35 @@ def validate_scatter_path(path: ScatterPath, source: str) -> None:
             raise InputError(f"path to {path.target}: transfer {transfer.sender}->"
                              f"{transfer.receiver} carries the message for {transfer.value}")
     _check_route(path.transfers, source, path.target, f"message for {path.target}")
+
+
+def validate_gather_path(path: GatherPath, target: str) -> None:
+    """Check that ``path`` is a simple route from its source to ``target``.
+
+    Parameters
+    ----------
+    path : GatherPath
+    target : str
+
+    Raises
+    ------
+    InputError
+        If the weight is not positive, a transfer carries another message, or the
+        transfers do not chain from ``path.source`` to ``target`` without revisiting
+        a processor.
+
+    Examples
+    --------
+    >>> validate_gather_path(GatherPath(Fraction(1), "B", (Transfer("B", "T", "B"),)), "T")
+
+    References
+    ----------
+    hetcoll issue 12 (SSGP, the scatter LP with the roles turned round).
+    """
+    if path.weight <= 0:
+        raise InputError(f"path weight must be positive, got {fraction_str(path.weight)}")
+    for transfer in path.transfers:
+        if transfer.value != path.source:
+            raise InputError(f"path from {path.source}: transfer {transfer.sender}->"
+                             f"{transfer.receiver} carries the message of {transfer.value}")
+    _check_route(path.transfers, path.source, target, f"message of {path.source}")

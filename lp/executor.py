@@ -20,11 +20,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str
+from hetcoll.core.results import Result, exact_pair, to_jsonable
 from hetcoll.lp.decomposition import Task
 from hetcoll.lp.schedule import Schedule, operation_io
 
@@ -58,15 +60,16 @@ class ScheduleViolation(InputError):
 
 
 @dataclass(frozen=True)
-class ExecutionResult:
+class ExecutionResult(Result):
     """What the exact run measured (``scipy.optimize``-style).
 
     Attributes
     ----------
     status : int
-        0: the schedule is valid.
+        0: the schedule is valid (a violation raises :class:`ScheduleViolation`).
     message : str
     success : bool
+        ``status == 0``.
     periods : int
         K, the number of periods of uses run.
     period : Fraction
@@ -75,7 +78,8 @@ class ExecutionResult:
     makespan : Fraction
         End of the last event.
     completed : int
-        Operations completed (reduces, or scatters complete on every target).
+        Operations completed (reduces; scatters or gathers whose every message has
+        arrived).
     completion_times : tuple of (Fraction, int)
         When batches of completions happen, and how many, in time order.
     steady_throughput : Fraction
@@ -90,7 +94,6 @@ class ExecutionResult:
 
     status: int
     message: str
-    success: bool
     periods: int
     period: Fraction
     depth: int
@@ -104,6 +107,19 @@ class ExecutionResult:
     def completed_by(self, time: Fraction) -> int:
         """Operations completed by ``time`` (inclusive)."""
         return sum(count for when, count in self.completion_times if when <= time)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``status``, ``message``, ``success``, ``periods``, ``period``,
+        ``depth``, ``makespan``, ``completed``, ``completion_times``,
+        ``steady_throughput``, ``efficiency`` (each exact number ``x`` as ``x`` float
+        and ``x_exact`` ``"p/q"``) and ``n_events``."""
+        return {"status": self.status, "message": self.message, "success": self.success,
+                "periods": self.periods, **exact_pair("period", self.period),
+                "depth": self.depth, **exact_pair("makespan", self.makespan),
+                "completed": self.completed,
+                "completion_times": to_jsonable(self.completion_times),
+                **exact_pair("steady_throughput", self.steady_throughput),
+                **exact_pair("efficiency", self.efficiency), "n_events": self.n_events}
 
 
 def _describe(slot, instance: int) -> str:
@@ -137,8 +153,8 @@ def execute_schedule(schedule: Schedule, periods: int, *,
       their stages), so the inequality is the same for every use; it is
       checked once per (producer, consumer) pair, which covers all K uses.
     - Completions: a use completes when the value closing it arrives
-      (v[0,N] on the target; for a scatter, the message of each target, and
-      a scatter completes when every target has its message).  A batch of
+      (v[0,N] on the target; for a scatter or a gather, the message of each
+      target or source, and the operation completes when every message has arrived).  A batch of
       ``count`` uses is counted when the batch ends (a lower bound: its first
       uses finish earlier).
 
@@ -209,11 +225,11 @@ def execute_schedule(schedule: Schedule, periods: int, *,
     if periods > schedule.depth:
         # Period ``depth`` is full: every stage serves a real use.
         low, high = schedule.depth * period, (schedule.depth + 1) * period
-        keys = list(schedule.final) if schedule.kind == "scatter" else [None]
-        steady = Fraction(_steady_count(arrivals, keys, scale, low, high)) / period
+        steady = Fraction(_steady_count(arrivals, list(schedule.final), scale, low,
+                                        high)) / period
     efficiency = (Fraction(completed) / (schedule.throughput_exact * makespan)
                   if makespan and schedule.throughput_exact else Fraction(0))
-    return ExecutionResult(0, "schedule valid: no port, compute or causality violation", True,
+    return ExecutionResult(0, "schedule valid: no port, compute or causality violation",
                            periods, period, schedule.depth, makespan, completed,
                            tuple(completion_times), steady, efficiency,
                            n_events)
@@ -298,9 +314,10 @@ def _check_overlaps(schedule: Schedule, periods: int, scale: int, unit: int) -> 
 def _completions(schedule: Schedule, periods: int, scale: int, unit: int):
     """Total completed, completions [(time, count)] in time order, raw arrivals.
 
-    Arrivals are (scaled time, count, key), ``key`` being the target whose
-    message arrives (scatter) or None (reduce).  A scatter is complete when
-    every target has its message: completions follow the minimum over targets.
+    Arrivals are (scaled time, count, value), ``value`` being the final value that
+    arrives (v[0,N] for a reduce; a message, for a scatter or gather).  An operation
+    is complete when every final value has arrived: completions follow the minimum
+    over the final values (a reduce has one).
     """
     arrivals = []
     for slot in schedule.slots:
@@ -309,11 +326,8 @@ def _completions(schedule: Schedule, periods: int, scale: int, unit: int):
             continue
         for instance in range(periods):
             time = (instance + slot.stage) * unit + int(slot.end * scale)
-            arrivals.append((time, slot.count, value if schedule.kind == "scatter" else None))
+            arrivals.append((time, slot.count, value))
     arrivals.sort(key=lambda a: a[0])
-    if schedule.kind == "reduce":
-        events = [(Fraction(t, scale), c) for t, c, _ in arrivals]
-        return sum(c for _, c, _ in arrivals), events, arrivals
     received = dict.fromkeys(schedule.final, 0)
     done = 0
     events = []
@@ -329,7 +343,7 @@ def _completions(schedule: Schedule, periods: int, scale: int, unit: int):
 def _steady_count(arrivals, keys, scale: int, low: Fraction, high: Fraction) -> int:
     """Operations completed in the window (low, high]: the least-served key's arrivals.
 
-    ``keys`` lists every target (scatter), so one that receives nothing counts 0.
+    ``keys`` lists every final value, so one that never arrives counts 0.
     """
     counts = dict.fromkeys(keys, 0)
     for time, count, key in arrivals:

@@ -1,4 +1,4 @@
-"""Sparse builders of the SSSP and SSRP linear programs (LMR, sections on scatter and reduce).
+"""Sparse builders of the SSSP/SSGP and SSRP linear programs (LMR, scatter and reduce).
 
 Both LPs share one layout, built with numpy index arithmetic (no per-coefficient Python
 object): column 0 is TP, then one column per ``send``/``s`` variable (link, message type),
@@ -13,6 +13,9 @@ NOTES.md section 1 closes the slides' holes, and the builders follow it:
   The builder drops the variables that only waste capacity (m_k leaving P_k, anything
   entering the source), so net and gross inflow coincide: a flow cycling through a
   cheap neighbour of P_k cannot inflate TP.
+- gather (SSGP): the same flow with the roles turned round; source P_k's message is
+  exempt from conservation at P_k, TP is its net inflow at the target
+  (:func:`build_flow_lp` builds both).
 - reduce: conservation is waived for v[k,k] at its owner and for v[0,N] at the target,
   where TP = received v[0,N] + computed v[0,N]; the target never sends v[0,N] on (its
   variables are dropped), and v[k,k] is never sent back to its owner.  The slides' TP
@@ -34,7 +37,7 @@ import scipy.sparse as sp
 
 from hetcoll.core.platform import Platform
 
-__all__ = ["SparseLP", "build_scatter_lp", "build_reduce_lp", "reduce_intervals",
+__all__ = ["SparseLP", "build_flow_lp", "build_scatter_lp", "build_reduce_lp", "reduce_intervals",
            "reduce_tasks"]
 
 
@@ -138,27 +141,30 @@ def _send_parts(src, dst, cost, e_idx, q_idx, size, cons_row, n_proc, first_col)
     ]
 
 
-def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
-                     sizes: list[Fraction]) -> SparseLP:
-    """SSSP(G) of LMR (slide "Throughput and Linear Program") with NOTES.md section 1 fixes.
+def build_flow_lp(platform: Platform, origins: np.ndarray, destinations: np.ndarray,
+                  sizes: list[Fraction]) -> SparseLP:
+    """The multi-commodity flow LP shared by series of scatters (SSSP) and gathers (SSGP).
+
+    Message type q goes from ``origins[q]`` to ``destinations[q]``: a scatter has one
+    origin (the source) and a destination per target, a gather an origin per source and
+    one destination (the target).  Conservation of type q holds everywhere but at its
+    origin (exempt); TP is the net inflow of type q at its destination, for every q.
 
     Parameters
     ----------
     platform : Platform
-    source : int
-        Index of the source processor (validated by the caller,
-        :func:`lp.platform.check_scatter_roles`).
-    targets : ndarray of int
-        Indices of the targets; message type q is the message for ``targets[q]``.
+    origins, destinations : ndarray of int
+        Processor indices, one of each per message type (validated by the caller:
+        :meth:`hetcoll.lp.Scatter.check`, :meth:`hetcoll.lp.Gather.check`).
     sizes : list of Fraction
         ``sizes[q]``, the size of message type q.
 
     Returns
     -------
     SparseLP
-        Column 0 is TP, then one column per (link, type) that may carry flow: no
-        m_k leaves P_k (TP is the net inflow) and nothing enters the source (exempt
-        from conservation).  Rows: out-ports, in-ports, then conservation laws.
+        Column 0 is TP, then one column per (link, type) that may carry flow: no type
+        leaves its destination (TP is the net inflow) and none enters its origin
+        (exempt from conservation).  Rows: out-ports, in-ports, then conservation laws.
 
     Raises
     ------
@@ -173,36 +179,75 @@ def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
 
     >>> from hetcoll.core.platform import read_platform
     >>> p = read_platform("examples/scatter_counterexample.json")
-    >>> model = build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2)
+    >>> model = build_flow_lp(p, np.array([0, 0]), np.array([1, 2]), [Fraction(1)] * 2)
     >>> model.shape, model.n_capacity, model.n_send
     ((14, 8), 8, 7)
 
     References
     ----------
     Legrand, Marchal, Robert (2004), "Series of Scatter -- Throughput and Linear
-    Program"; NOTES.md §1 (source exempt from conservation; TP = net inflow).
+    Program"; NOTES.md §1 (source exempt from conservation; TP = net inflow).  A gather
+    is the same flow with the roles turned round (hetcoll issue 12).
     """
-    n_proc, n_type = len(platform.processors), len(targets)
+    n_proc, n_type = len(platform.processors), len(origins)
     src, dst, cost = _edges(platform)
-    # No m_k leaves P_k (net inflow) and nothing enters the exempt source.
-    keep = (dst[:, None] != source) & (src[:, None] != targets[None, :])
+    # No type leaves its destination (net inflow); nothing enters its exempt origin.
+    keep = (dst[:, None] != origins[None, :]) & (src[:, None] != destinations[None, :])
     e_idx, q_idx = np.nonzero(keep)
     waived = np.zeros((n_proc, n_type), dtype=bool)
-    waived[source, :] = True
+    waived[origins, np.arange(n_type)] = True
     n_capacity = 2 * n_proc
     cons_row = _conservation_rows(waived, n_capacity)
     n_rows = n_capacity + int((~waived).sum())
     n_cols = 1 + len(e_idx)
     size_f = np.array([float(s) for s in sizes])
     parts = _send_parts(src, dst, cost, e_idx, q_idx, size_f, cons_row, n_proc, 1)
-    # TP = inflow of m_k at P_k: "inflow - TP = 0".
-    parts.append((cons_row[targets, np.arange(n_type)], np.zeros(n_type, dtype=np.int64),
-                  -np.ones(n_type)))
+    # TP = inflow of type q at its destination: "inflow - TP = 0".
+    parts.append((cons_row[destinations, np.arange(n_type)],
+                  np.zeros(n_type, dtype=np.int64), -np.ones(n_type)))
     matrix = _assemble(n_rows, n_cols, parts)
     empty = np.zeros(0, dtype=np.int64)
     return SparseLP(matrix, n_capacity, np.repeat([0, 1], n_proc), np.tile(np.arange(n_proc), 2),
                     e_idx, q_idx, empty, empty, [link.comm for link in platform.links],
                     list(sizes), None)
+
+
+def build_scatter_lp(platform: Platform, source: int, targets: np.ndarray,
+                     sizes: list[Fraction]) -> SparseLP:
+    """SSSP(G) of LMR with NOTES.md section 1 fixes: :func:`build_flow_lp` from one source.
+
+    Parameters
+    ----------
+    platform : Platform
+    source : int
+        Index of the source processor.
+    targets : ndarray of int
+        Indices of the targets; message type q is the message for ``targets[q]``.
+    sizes : list of Fraction
+        ``sizes[q]``, the size of message type q.
+
+    Returns
+    -------
+    SparseLP
+
+    Raises
+    ------
+    None
+
+    Examples
+    --------
+    >>> from hetcoll.core.platform import read_platform
+    >>> p = read_platform("examples/scatter_counterexample.json")
+    >>> build_scatter_lp(p, 0, np.array([1, 2]), [Fraction(1)] * 2).shape
+    (14, 8)
+
+    References
+    ----------
+    Legrand, Marchal, Robert (2004), "Series of Scatter -- Throughput and Linear
+    Program"; NOTES.md §1.
+    """
+    targets = np.asarray(targets)
+    return build_flow_lp(platform, np.full(len(targets), source), targets, sizes)
 
 
 def reduce_intervals(n_values: int) -> list[tuple[int, int]]:

@@ -47,7 +47,7 @@ def plot_utilisation(result: SteadyStateResult, *, ax=None):
     names = result.platform.names
     series = [("out-port", [result.port_utilisation[n]["out"] for n in names]),
               ("in-port", [result.port_utilisation[n]["in"] for n in names])]
-    if result.kind == "reduce":
+    if result.operation.has_tasks:
         series.append(("compute", [result.compute_utilisation[n] for n in names]))
     tight = {(b["kind"], b["processor"]) for b in result.bottlenecks}
     if ax is None:

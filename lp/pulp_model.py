@@ -1,4 +1,4 @@
-"""SSSP and SSRP written with pulp: the readable formulation, one constraint per law.
+"""SSSP, SSGP and SSRP written with pulp: the readable formulation, one constraint per law.
 
 These models state the LPs as the slides do (LMR, "Series of Scatter" and "Series of
 Reduce"), with NOTES.md section 1 fixes, without any of the index arithmetic of
@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 import pulp
 
+from hetcoll.core.numbers import positive_fraction
 from hetcoll.core.platform import Platform, check_reduce_roles, check_scatter_roles
 
-__all__ = ["reduce_lp_pulp", "scatter_lp_pulp"]
+__all__ = ["gather_lp_pulp", "reduce_lp_pulp", "scatter_lp_pulp"]
 
 
 def _name(*parts: object) -> str:
@@ -43,12 +45,16 @@ def _tokens(platform: Platform) -> dict[str, str]:
 
 
 def _one_port(problem: pulp.LpProblem, platform: Platform, flows: dict,
-              tokens: dict[str, str]) -> None:
-    """Out-port and in-port constraints: time sending (receiving) per time unit <= 1."""
+              tokens: dict[str, str], sizes: Mapping | None = None) -> None:
+    """Out-port and in-port constraints: time sending (receiving) per time unit <= 1.
+
+    A message of type k takes ``sizes[k] × cost`` on a link (``sizes`` None: 1).
+    """
     out_terms, in_terms = defaultdict(list), defaultdict(list)
-    for (i, j, _), variable in flows.items():
-        out_terms[i].append(variable * float(platform.link_cost(i, j)))
-        in_terms[j].append(variable * float(platform.link_cost(i, j)))
+    for (i, j, kind), variable in flows.items():
+        size = 1 if sizes is None else sizes[kind]
+        out_terms[i].append(variable * float(platform.link_cost(i, j) * size))
+        in_terms[j].append(variable * float(platform.link_cost(i, j) * size))
     for name in platform.names:
         problem += pulp.lpSum(out_terms[name]) <= 1, _name("out", tokens[name])
         problem += pulp.lpSum(in_terms[name]) <= 1, _name("in", tokens[name])
@@ -63,8 +69,9 @@ def _incidence(flows: dict) -> tuple[defaultdict, defaultdict]:
     return into, out_of
 
 
-def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> pulp.LpProblem:
-    """SSSP(G) as a :class:`pulp.LpProblem` (unit message sizes).
+def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str], *,
+                    sizes: Mapping[str, object] | None = None) -> pulp.LpProblem:
+    """SSSP(G) as a :class:`pulp.LpProblem`.
 
     Variables ``send_<i>_<j>_<k>`` (messages for target k per time unit on link i -> j)
     and ``TP``; constraints ``out_<i>``, ``in_<i>`` (one-port) and ``conserve_<i>_<k>``.
@@ -76,6 +83,8 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
     platform : Platform
     source : str
     targets : sequence of str
+    sizes : mapping, optional
+        Message size per target (default 1).
 
     Returns
     -------
@@ -103,25 +112,81 @@ def scatter_lp_pulp(platform: Platform, source: str, targets: Sequence[str]) -> 
     LMR slides, "Throughput and Linear Program" (SSSP(G)); NOTES.md section 1.
     """
     check_scatter_roles(platform, source, targets)
-    problem = pulp.LpProblem("SSSP", pulp.LpMaximize)
+    return _flow_lp_pulp(platform, "SSSP", {k: (source, k) for k in targets}, sizes)
+
+
+def gather_lp_pulp(platform: Platform, sources: Sequence[str], target: str, *,
+                   sizes: Mapping[str, object] | None = None) -> pulp.LpProblem:
+    """SSGP(G), the gather LP, as a :class:`pulp.LpProblem`.
+
+    The scatter formulation (:func:`scatter_lp_pulp`) with the roles turned round:
+    ``send_<i>_<j>_<k>`` carries the message of source k; source k is exempt from the
+    conservation of its own message, and TP is the net inflow of every message at the
+    target.
+
+    Parameters
+    ----------
+    platform : Platform
+    sources : sequence of str
+    target : str
+    sizes : mapping, optional
+        Message size per source (default 1).
+
+    Returns
+    -------
+    pulp.LpProblem
+
+    Raises
+    ------
+    InputError
+        As :func:`lp.steady_state_gather_lp`.
+
+    Examples
+    --------
+    >>> import pulp
+    >>> from hetcoll.lp import read_platform
+    >>> problem = gather_lp_pulp(read_platform("examples/two_processor.json"), ["P1"], "P0",
+    ...                          sizes={"P1": 2})
+    >>> problem.solve(pulp.PULP_CBC_CMD(msg=False)) == pulp.LpStatusOptimal
+    True
+    >>> round(pulp.value(problem.objective), 6)
+    0.5
+
+    References
+    ----------
+    LMR slides, "Throughput and Linear Program" (SSSP(G), roles turned round);
+    hetcoll issue 12.
+    """
+    from hetcoll.lp.operations import check_gather_roles
+
+    check_gather_roles(platform, sources, target)
+    return _flow_lp_pulp(platform, "SSGP", {k: (k, target) for k in sources}, sizes)
+
+
+def _flow_lp_pulp(platform: Platform, name: str, ends: dict[str, tuple[str, str]],
+                  sizes: Mapping[str, object] | None) -> pulp.LpProblem:
+    """The multi-commodity flow: type k from ``ends[k][0]`` to ``ends[k][1]``."""
+    exact = {k: Fraction(1) if sizes is None or k not in sizes
+             else positive_fraction(sizes[k], f"message size of {k!r}") for k in ends}
+    problem = pulp.LpProblem(name, pulp.LpMaximize)
     tp = problem.add_variable("TP", lowBound=0)
     problem += tp
     tokens = _tokens(platform)
     send = {(link.source, link.target, k): problem.add_variable(
                 _name("send", tokens[link.source], tokens[link.target], tokens[k]), lowBound=0)
-            for link in platform.links for k in targets}
-    _one_port(problem, platform, send, tokens)
+            for link in platform.links for k in ends}
+    _one_port(problem, platform, send, tokens, exact)
     into, out_of = _incidence(send)
-    for k in targets:
-        for name in platform.names:
-            if name == source:
-                continue  # the source is exempt from conservation
-            inflow = pulp.lpSum(into[name, k])
-            outflow = pulp.lpSum(out_of[name, k])
-            if name == k:  # TP is the net inflow of m_k at P_k
-                problem += inflow - outflow == tp, _name("conserve", tokens[name], tokens[k])
+    for k, (origin, destination) in ends.items():
+        for node in platform.names:
+            if node == origin:
+                continue  # the origin of a message is exempt from its conservation
+            inflow = pulp.lpSum(into[node, k])
+            outflow = pulp.lpSum(out_of[node, k])
+            if node == destination:  # TP is the net inflow of m_k at its destination
+                problem += inflow - outflow == tp, _name("conserve", tokens[node], tokens[k])
             else:
-                problem += inflow == outflow, _name("conserve", tokens[name], tokens[k])
+                problem += inflow == outflow, _name("conserve", tokens[node], tokens[k])
     return problem
 
 

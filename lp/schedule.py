@@ -38,15 +38,17 @@ from typing import Any
 from hetcoll.core.errors import InputError
 from hetcoll.core.gantt import GanttBar, gantt_chart
 from hetcoll.core.numbers import fraction_str, positive_fraction
+from hetcoll.core.results import Result
 from hetcoll.lp.colouring import weighted_bipartite_edge_colouring
 from hetcoll.lp.decomposition import (
+    GatherPath,
     ReductionTree,
     ScatterPath,
     Task,
     Transfer,
-    decompose_reduce_flows,
-    decompose_scatter_flows,
 )
+from hetcoll.lp.operations import Gather, OperationRoles, Reduce, Scatter
+from hetcoll.lp.operations import Operation as Collective
 
 __all__ = [
     "Schedule",
@@ -59,7 +61,7 @@ __all__ = [
 ]
 
 Operation = Transfer | Task
-Component = ReductionTree | ScatterPath
+Component = ReductionTree | ScatterPath | GatherPath
 Place = tuple[Hashable, str]  # (value, processor)
 
 
@@ -106,15 +108,18 @@ class ScheduleMatching:
 
 
 @dataclass(frozen=True)
-class Schedule:
+class Schedule(OperationRoles, Result):
     """A periodic schedule (``scipy.optimize``-style: ``status``, ``message``).
 
     Attributes
     ----------
-    kind : {"reduce", "scatter"}
+    operation : Scatter, Gather or Reduce
+        The collective scheduled.
+    kind : {"reduce", "scatter", "gather"}
+        ``operation.kind``.
     period : Fraction
         T, or T_fixed for a fixed-period approximation.
-    components : tuple of ReductionTree or ScatterPath
+    components : tuple of ReductionTree, ScatterPath or GatherPath
         The decomposition, weights in uses per time unit.
     uses : tuple of int
         Uses of each component per period.
@@ -122,10 +127,10 @@ class Schedule:
     matchings : tuple of ScheduleMatching
     initial : dict value -> processor
         Where each input value is available from the start (v_k on its owner;
-        every message on the source).
+        every message on its source).
     final : dict value -> processor
         Arrival of a value there completes one use (v[0,N] on the target; the
-        message of P_k on P_k).
+        message of P_k on P_k for a scatter, on the target for a gather).
     lp_throughput : Fraction
         TP of the LP solution (sum of the weights).
     throughput_exact : Fraction
@@ -134,14 +139,15 @@ class Schedule:
     depth : int
         Largest stage: pipeline fill and clean-up take ``depth`` periods each.
     fixed_period : bool
-    participants, target : reduce roles (None for a scatter)
-    source, targets : scatter roles (None for a reduce)
     status : int
-        0 on success.
+        0 on success (a schedule that cannot be built raises instead).
     message : str
+
+    The roles are also attributes (``participants``, ``target``, ``source``,
+    ``targets``, ``sources``): those of the operation, None for the others.
     """
 
-    kind: str
+    operation: Collective
     period: Fraction
     components: tuple[Component, ...]
     uses: tuple[int, ...]
@@ -153,20 +159,12 @@ class Schedule:
     throughput_exact: Fraction
     depth: int
     fixed_period: bool = False
-    participants: tuple[str, ...] | None = None
-    target: str | None = None
-    source: str | None = None
-    targets: tuple[str, ...] | None = None
     status: int = 0
     message: str = "periodic schedule built"
 
     @property
-    def success(self) -> bool:
-        return self.status == 0
-
-    @property
     def n_components(self) -> int:
-        """Number of trees (reduce) or paths (scatter) of the decomposition."""
+        """Number of trees (reduce) or paths (scatter, gather) of the decomposition."""
         return len(self.components)
 
     @property
@@ -182,20 +180,24 @@ class Schedule:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (rationals as ``"p/q"`` strings).
 
-        Keys: ``kind``, ``period``, ``throughput_exact``, ``lp_throughput_exact``,
-        ``fixed_period``, ``loss``, ``loss_bound``, ``depth``, ``n_trees`` (or
-        ``n_paths``), ``trees`` (or ``paths``), ``matchings``, ``computations``
-        and the roles (``participants``/``target`` or ``source``/``targets``).
+        Keys: ``status``, ``message``, ``success``, ``kind``, the roles
+        (``participants``/``target``, ``source``/``targets`` or ``sources``/``target``),
+        ``period``, ``throughput_exact``, ``lp_throughput_exact``, ``fixed_period``,
+        ``loss``, ``loss_bound``, ``depth``, ``n_trees`` (or ``n_paths``), ``trees``
+        (or ``paths``), ``matchings`` and ``computations``.  A transfer names its value
+        ``interval`` (reduce), ``target`` (scatter) or ``source`` (gather); so does a
+        path.
         """
-        value_key = "interval" if self.kind == "reduce" else "target"
-        name = "trees" if self.kind == "reduce" else "paths"
+        operation = self.operation
+        value_key = operation.value_key
+        name = operation.component_kind
         components = []
         for component, uses in zip(self.components, self.uses, strict=True):
             item: dict[str, Any] = {"weight": fraction_str(component.weight), "uses": uses}
-            if isinstance(component, ScatterPath):
-                item["target"] = component.target
+            if not operation.has_tasks:
+                item[value_key] = component.value
             item["transfers"] = [_transfer_dict(t, value_key) for t in component.transfers]
-            if self.kind == "reduce":
+            if operation.has_tasks:
                 item["tasks"] = [{"processor": t.processor, "task": list(t.task)}
                                  for t in component.tasks]
             components.append(item)
@@ -214,13 +216,9 @@ class Schedule:
                 else:
                     index = _window_index(starts, start)
                     in_matching[index].append({**_transfer_dict(op, value_key), **entry})
-        data: dict[str, Any] = {"kind": self.kind}
-        if self.kind == "reduce":
-            data["participants"] = list(self.participants)
-            data["target"] = self.target
-        else:
-            data["source"] = self.source
-            data["targets"] = list(self.targets)
+        data: dict[str, Any] = {"status": self.status, "message": self.message,
+                                "success": self.success, "kind": self.kind,
+                                **operation.role_dict()}
         data.update({
             "period": fraction_str(self.period),
             "throughput_exact": fraction_str(self.throughput_exact),
@@ -244,7 +242,7 @@ def _window_index(starts: list[Fraction], time: Fraction) -> int:
 
 
 def _transfer_dict(transfer: Transfer, value_key: str) -> dict[str, Any]:
-    value = list(transfer.value) if value_key == "interval" else transfer.value
+    value = list(transfer.value) if isinstance(transfer.value, tuple) else transfer.value
     return {"from": transfer.sender, "to": transfer.receiver, value_key: value}
 
 
@@ -294,6 +292,8 @@ def periodic_schedule(
     target: str | None = None,
     source: str | None = None,
     targets: Sequence[str] | None = None,
+    sources: Sequence[str] | None = None,
+    operation: Collective | None = None,
     fixed_period: object = None,
 ) -> Schedule:
     """Build the periodic schedule of a weighted set of trees or paths.
@@ -301,7 +301,8 @@ def periodic_schedule(
     Without ``fixed_period``: T = lcm of the weights' denominators, and tree t
     is used weight(t)·T times per period.  With ``fixed_period`` T_f:
     r(t) = floor(weight(t)·T_f) uses per period T_f, throughput
-    TP* = sum r(t) / T_f (per target, minimum over targets, for a scatter),
+    TP* = sum r(t) / T_f (per message type, minimum over the types, for a scatter
+    or a gather),
     and TP − TP* <= #trees / T_f.  The busy time of each link per period is
     decomposed into matchings (:func:`~lp.colouring.weighted_bipartite_edge_colouring`)
     laid back to back from time 0; computations run back to back on each
@@ -309,13 +310,17 @@ def periodic_schedule(
 
     Parameters
     ----------
-    components : sequence of ReductionTree, or of ScatterPath
+    components : sequence of ReductionTree, of ScatterPath or of GatherPath
     transfer_time : callable (sender, receiver, value) -> Fraction
         Exact time of one transfer (link cost × message size), > 0.
     task_time : callable (processor, (k, l, m)) -> Fraction
         Exact time of one task, > 0.
     participants, target : reduce roles
-    source, targets : scatter roles (give one pair or the other)
+    source, targets : scatter roles
+    sources, target : gather roles
+    operation : Scatter, Gather or Reduce, optional
+        The roles as one typed operation, instead of the keywords above (give one
+        set of roles only).
     fixed_period : number, optional
         T_fixed > 0 (int, Fraction or decimal string).
 
@@ -352,9 +357,9 @@ def periodic_schedule(
     NOTES.md §1, "From LP to schedule", steps 3 to 7.
     """
     components = tuple(components)
-    kind, initial, final = _roles(components, participants, target, source, targets)
-    lp_throughput = _component_throughput(components, [c.weight for c in components], kind,
-                                          final)
+    operation = _roles(components, operation, participants, target, source, targets, sources)
+    initial, final = operation.initial(), operation.final()
+    lp_throughput = operation.throughput(components, [c.weight for c in components])
     if fixed_period is None:
         period = Fraction(math.lcm(*(c.weight.denominator for c in components))
                           if components else 1)
@@ -362,8 +367,7 @@ def periodic_schedule(
     else:
         period = positive_fraction(fixed_period, "fixed period")
         uses = tuple(math.floor(c.weight * period) for c in components)
-    throughput = _component_throughput(components, [Fraction(u) / period for u in uses], kind,
-                                       final)
+    throughput = operation.throughput(components, [Fraction(u) / period for u in uses])
 
     transfer_batches: dict[tuple[str, str], list[tuple[int, Transfer, Fraction]]] = \
         defaultdict(list)
@@ -406,43 +410,39 @@ def periodic_schedule(
         if count:
             slots.extend(_staged_slots(index, component, count, pieces, initial))
     depth = max((slot.stage for slot in slots), default=0)
-    roles = ({"participants": tuple(participants), "target": target} if kind == "reduce"
-             else {"source": source, "targets": tuple(targets)})
-    return Schedule(kind=kind, period=period, components=components, uses=uses,
+    return Schedule(operation=operation, period=period, components=components, uses=uses,
                     slots=tuple(slots), matchings=tuple(matchings), initial=initial,
                     final=final, lp_throughput=lp_throughput, throughput_exact=throughput,
-                    depth=depth, fixed_period=fixed_period is not None, **roles)
+                    depth=depth, fixed_period=fixed_period is not None)
 
 
-def _roles(components, participants, target, source, targets):
-    """Kind of collective, where inputs start, and where outputs complete a use."""
-    reduce_given = participants is not None or target is not None
-    scatter_given = source is not None or targets is not None
-    if reduce_given == scatter_given:
-        raise InputError("give either participants and target (reduce) or source and "
-                         "targets (scatter)")
-    if reduce_given:
-        if participants is None or target is None:
-            raise InputError("a reduce schedule needs both participants and target")
-        if any(not isinstance(c, ReductionTree) for c in components):
-            raise InputError("a reduce schedule takes ReductionTree components")
-        initial = {(k, k): name for k, name in enumerate(participants)}
-        return "reduce", initial, {(0, len(participants) - 1): target}
-    if source is None or targets is None:
-        raise InputError("a scatter schedule needs both source and targets")
-    if any(not isinstance(c, ScatterPath) for c in components):
-        raise InputError("a scatter schedule takes ScatterPath components")
-    return "scatter", {name: source for name in targets}, {name: name for name in targets}
+#: The component type each kind of operation decomposes into.
+_COMPONENT_TYPES = {Reduce: ReductionTree, Scatter: ScatterPath, Gather: GatherPath}
 
 
-def _component_throughput(components, rates, kind, final) -> Fraction:
-    """Operations per time unit: total rate (reduce), or the slowest target (scatter)."""
-    if kind == "reduce":
-        return sum(rates, Fraction(0))
-    per_target = dict.fromkeys(final, Fraction(0))
-    for component, rate in zip(components, rates, strict=True):
-        per_target[component.target] += rate
-    return min(per_target.values(), default=Fraction(0))
+def _roles(components, operation, participants, target, source, targets, sources
+           ) -> Collective:
+    """The operation scheduled: given, or made of the role keywords (one set only)."""
+    keywords = {"participants": participants, "target": target, "source": source,
+                "targets": targets, "sources": sources}
+    given = {name for name, value in keywords.items() if value is not None}
+    if operation is None:
+        # The first kind whose roles cover those given: a lone target means a reduce.
+        cls = next((cls for cls in (Reduce, Scatter, Gather)
+                    if given and given <= set(cls.roles)), None)
+        if cls is None:
+            raise InputError("give either participants and target (reduce), source and "
+                             "targets (scatter), or sources and target (gather)")
+        if given != set(cls.roles):
+            raise InputError(f"a {cls.kind} schedule needs both {cls.roles[0]} and "
+                             f"{cls.roles[1]}")
+        operation = cls(*(keywords[role] for role in cls.roles))
+    elif given:
+        raise InputError("give the roles either as an operation or as keywords, not both")
+    expected = _COMPONENT_TYPES[type(operation)]
+    if any(not isinstance(c, expected) for c in components):
+        raise InputError(f"a {operation.kind} schedule takes {expected.__name__} components")
+    return operation
 
 
 def _timed_matchings(transfer_batches, period: Fraction) -> list[ScheduleMatching]:
@@ -514,9 +514,8 @@ def schedule_from_lp(result: Any, *, fixed_period: object = None) -> Schedule:
     Parameters
     ----------
     result : lp.SteadyStateResult
-        From :func:`lp.steady_state_reduce_lp` or
-        :func:`lp.steady_state_scatter_lp`, with exact values
-        (``flows_exact`` not None, i.e. certified).
+        From :func:`lp.steady_state_lp` (or the scatter, gather and reduce
+        shortcuts), with exact values (``flows_exact`` not None, i.e. certified).
     fixed_period : number, optional
         T_fixed for the fixed-period approximation.
 
@@ -552,16 +551,9 @@ def schedule_from_lp(result: Any, *, fixed_period: object = None) -> Schedule:
     if not result.throughput_exact:
         raise InputError("the optimal throughput is 0: nothing to schedule "
                          "(can the values reach the target?)")
-    if result.kind == "reduce":
-        trees = decompose_reduce_flows(result.flows_exact, result.tasks_exact,
-                                       result.participants, result.target)
-        return periodic_schedule(trees, result.transfer_time, result.task_time,
-                                 participants=result.participants, target=result.target,
-                                 fixed_period=fixed_period)
-    paths = decompose_scatter_flows(result.flows_exact, result.source, result.targets)
-    return periodic_schedule(paths, result.transfer_time, result.task_time,
-                             source=result.source, targets=result.targets,
-                             fixed_period=fixed_period)
+    components = result.operation.decompose(result.flows_exact, result.tasks_exact)
+    return periodic_schedule(components, result.transfer_time, result.task_time,
+                             operation=result.operation, fixed_period=fixed_period)
 
 
 def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
@@ -615,8 +607,7 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
             label = "T" + ",".join(map(str, op.task))
         else:
             rows = [(op.sender, "send"), (op.receiver, "recv")]
-            label = (f"v[{op.value[0]},{op.value[1]}]" if schedule.kind == "reduce"
-                     else f"m:{op.value}")
+            label = schedule.operation.value_label(op.value)
         for name, _ in rows:
             processors[name] = None
         for name, what in rows:
@@ -627,12 +618,13 @@ def schedule_gantt(schedule: Schedule, *, ax=None, title: str | None = None):
     order = [f"{name} {what}" for name in sorted(processors, key=_natural_key)
              for what in ("send", "recv", "compute")]
     used = {bar.row for bar in bars}
+    component_kind = schedule.operation.component_kind
     if title is None:
         title = (f"{schedule.kind} schedule: period {fraction_str(schedule.period)}, "
                  f"throughput {fraction_str(schedule.throughput_exact)}, "
-                 f"{schedule.n_components} {'trees' if schedule.kind == 'reduce' else 'paths'}")
+                 f"{schedule.n_components} {component_kind}")
     ax = gantt_chart(bars, ax=ax, title=title, row_order=[r for r in order if r in used],
-                     legend_title="tree" if schedule.kind == "reduce" else "path")
+                     legend_title=component_kind[:-1])
     ax.set_xlim(0, float(schedule.period))
     return ax
 

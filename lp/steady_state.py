@@ -1,11 +1,12 @@
-"""Optimal steady-state throughput of series of scatters (SSSP) and reduces (SSRP)."""
+"""Optimal steady-state throughput of series of scatters (SSSP), gathers (SSGP) and
+reduces (SSRP): one solver for the typed operations of :mod:`hetcoll.lp.operations`."""
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -13,8 +14,9 @@ import highspy
 import numpy as np
 
 from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import fraction_str, positive_fraction
-from hetcoll.core.platform import Platform, check_reduce_roles, check_scatter_roles
+from hetcoll.core.numbers import fraction_str
+from hetcoll.core.platform import Platform
+from hetcoll.core.results import Result, exact_pair, to_jsonable
 from hetcoll.lp.certify import CertificationError, certify_basis
 from hetcoll.lp.highs import (
     HIGHS_LARGE_COEFFICIENT,
@@ -23,28 +25,24 @@ from hetcoll.lp.highs import (
     rerun,
     solve_sparse_lp,
 )
-from hetcoll.lp.model import (
-    SparseLP,
-    build_reduce_lp,
-    build_scatter_lp,
-    reduce_intervals,
-    reduce_tasks,
-)
+from hetcoll.lp.model import SparseLP
+from hetcoll.lp.operations import Gather, Operation, OperationRoles, Reduce, Scatter
 
-__all__ = ["SteadyStateResult", "steady_state_reduce_lp", "steady_state_scatter_lp"]
+__all__ = ["SteadyStateResult", "steady_state_gather_lp", "steady_state_lp",
+           "steady_state_reduce_lp", "steady_state_scatter_lp"]
 
 # Values HiGHS reports below this are floating-point noise, not flows.
 _FLOAT_ZERO = 1e-12
 _CAPACITY_KINDS = ("out-port", "in-port", "compute")
 _PORT_KEYS = {"out-port": "out", "in-port": "in"}
 
-MessageType = str | tuple[int, int]
+MessageType = Hashable
 Task = tuple[int, int, int]
 
 
 @dataclass
-class SteadyStateResult:
-    """Outcome of :func:`steady_state_scatter_lp` or :func:`steady_state_reduce_lp`.
+class SteadyStateResult(OperationRoles, Result):
+    """Outcome of :func:`steady_state_lp` (and the scatter, gather and reduce shortcuts).
 
     In the style of :class:`scipy.optimize.OptimizeResult`.
 
@@ -55,15 +53,14 @@ class SteadyStateResult:
         off or failed, see ``message``); 2: HiGHS did not find an optimum.
     message : str
     success : bool
-        ``status in (0, 1)``.
-    kind : {"scatter", "reduce"}
+        ``status in (0, 1)``: an optimum was found (certified or not).
+    operation : Scatter, Gather or Reduce
+        What was solved, with exact sizes (and, for a reduce, the exact task-cost table).
+    kind : {"scatter", "gather", "reduce"}
+        ``operation.kind``.
     platform : Platform
-    source, targets : str, tuple of str
-        Scatter only (None otherwise).
-    participants, target : tuple of str, str
-        Reduce only (None otherwise); participants in operand order v_0 .. v_N.
     throughput : float
-        TP, operations completed per time unit.
+        TP, operations completed per time unit (NaN without an optimum).
     throughput_exact : Fraction or None
         TP exactly, when ``certified``.
     certified : bool
@@ -71,14 +68,15 @@ class SteadyStateResult:
         dual feasibility, equal objectives).
     flows, flows_exact : dict
         ``{(from_name, to_name, msg_type): rate}``, non-zero entries only; ``msg_type``
-        is the target's name (scatter) or the interval ``(k, m)`` (reduce).
-        ``flows_exact`` holds Fractions, or is None when not certified.
+        is the target's name (scatter), the source's name (gather) or the interval
+        ``(k, m)`` (reduce).  ``flows_exact`` holds Fractions, or is None when not
+        certified.
     tasks, tasks_exact : dict
-        ``{(processor_name, (k, l, m)): rate}`` of tasks T(k,l,m); empty for a scatter.
+        ``{(processor_name, (k, l, m)): rate}`` of tasks T(k,l,m); empty but for a reduce.
     port_utilisation : dict
         ``{name: {"out": fraction of time sending, "in": fraction of time receiving}}``.
     compute_utilisation : dict
-        ``{name: alpha(P_i)}`` (reduce; empty for a scatter).
+        ``{name: alpha(P_i)}`` (reduce; empty otherwise).
     bottlenecks : list of dict
         Saturated resources with a positive dual value, most constraining first; keys
         ``resource``, ``processor``, ``kind`` ("out-port", "in-port" or "compute"),
@@ -89,12 +87,14 @@ class SteadyStateResult:
     num_variables, num_constraints : int
     timings : dict
         Seconds spent in ``build``, ``solve`` and ``certify``.
+
+    The roles are also attributes (``source``, ``targets``, ``sources``,
+    ``participants``, ``target``): those of the operation, None for the others.
     """
 
     status: int
     message: str
-    success: bool
-    kind: str
+    operation: Operation
     platform: Platform
     throughput: float
     throughput_exact: Fraction | None
@@ -109,12 +109,16 @@ class SteadyStateResult:
     num_variables: int
     num_constraints: int
     timings: dict[str, float]
-    source: str | None = None
-    targets: tuple[str, ...] | None = None
-    participants: tuple[str, ...] | None = None
-    target: str | None = None
-    message_sizes: dict[MessageType, Fraction] = field(default_factory=dict, repr=False)
-    _task_cost: Callable[[str, Task], Fraction] | None = field(default=None, repr=False)
+
+    @property
+    def success(self) -> bool:
+        """True when an optimum was found: ``status`` 0 (certified) or 1 (float only)."""
+        return self.status in (0, 1)
+
+    @property
+    def message_sizes(self) -> dict[MessageType, Fraction]:
+        """``{message type: exact size}``."""
+        return self.operation.message_sizes
 
     def transfer_time(self, from_name: str, to_name: str, msg_type: MessageType) -> Fraction:
         """Exact time to send one message of ``msg_type`` on link from -> to (cost × size).
@@ -124,9 +128,10 @@ class SteadyStateResult:
         InputError
             If there is no such link or message type.
         """
-        if msg_type not in self.message_sizes:
+        sizes = self.message_sizes
+        if msg_type not in sizes:
             raise InputError(f"unknown message type {msg_type!r} for this {self.kind}")
-        return self.platform.link_cost(from_name, to_name) * self.message_sizes[msg_type]
+        return self.platform.link_cost(from_name, to_name) * sizes[msg_type]
 
     def task_time(self, processor_name: str, task: Task) -> Fraction:
         """Exact time processor ``processor_name`` takes for task T(k,l,m) (reduce only).
@@ -134,40 +139,38 @@ class SteadyStateResult:
         Raises
         ------
         InputError
-            For a scatter, an unknown processor or a task outside the reduce.
+            For a scatter or gather, an unknown processor or a task outside the reduce.
         """
-        if self._task_cost is None:
-            raise InputError("a scatter has no computation tasks")
-        self.platform.require(processor_name, "processor")
-        k, split, m = task
-        n = len(self.participants or ())
-        if not 0 <= k <= split < m < n:
-            raise InputError(f"task {task!r} is not a T(k,l,m) with 0 <= k <= l < m <= {n - 1}")
-        return self._task_cost(processor_name, (k, split, m))
+        return self.operation.task_cost(self.platform, processor_name, task)
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain, JSON-ready summary (Fractions as Fractions; see ``to_jsonable``)."""
-        flows = self.flows_exact if self.certified else self.flows
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (exact numbers as ``"p/q"`` strings).
+
+        Keys: ``status``, ``message``, ``success``, ``kind``, ``throughput`` (null
+        without an optimum), ``throughput_exact``, ``certified``, the roles
+        (``source``/``targets``, ``sources``/``target`` or ``participants``/``target``),
+        ``sizes`` (scatter and gather: per process), ``bottlenecks``, ``flows``,
+        ``tasks``, ``port_utilisation``, ``compute_utilisation``, ``num_variables``,
+        ``num_constraints`` and ``timings``.
+        """
+        exact = self.certified
+        flows = self.flows_exact if exact else self.flows
+        tasks = self.tasks_exact if exact else self.tasks
         data: dict[str, Any] = {
             "status": self.status, "message": self.message, "success": self.success,
             "kind": self.kind,
-            # NaN (no optimum) is not JSON: null.
-            "throughput": None if self.throughput != self.throughput else self.throughput,
-            "throughput_exact": (fraction_str(self.throughput_exact)
-                                 if self.throughput_exact is not None else None),
-            "certified": self.certified,
+            **exact_pair("throughput", self.throughput_exact if exact else self.throughput),
+            "certified": exact,
+            **self.operation.role_dict(),
         }
-        if self.kind == "scatter":
-            data |= {"source": self.source, "targets": list(self.targets or ())}
-        else:
-            data |= {"participants": list(self.participants or ()), "target": self.target}
-        data["bottlenecks"] = self.bottlenecks
+        if not self.operation.has_tasks:
+            data["sizes"] = {name: fraction_str(size) for name, size in self.operation.sizes}
+        data["bottlenecks"] = to_jsonable(self.bottlenecks)
         data["flows"] = [{"from": a, "to": b, "type": list(t) if isinstance(t, tuple) else t,
-                          "rate": float(v), "rate_exact": v if self.certified else None}
+                          "rate": float(v), "rate_exact": fraction_str(v) if exact else None}
                          for (a, b, t), v in (flows or {}).items()]
-        tasks = self.tasks_exact if self.certified else self.tasks
         data["tasks"] = [{"processor": p, "task": list(t), "rate": float(v),
-                          "rate_exact": v if self.certified else None}
+                          "rate_exact": fraction_str(v) if exact else None}
                          for (p, t), v in (tasks or {}).items()]
         data["port_utilisation"] = self.port_utilisation
         data["compute_utilisation"] = self.compute_utilisation
@@ -175,6 +178,10 @@ class SteadyStateResult:
         data["num_constraints"] = self.num_constraints
         data["timings"] = self.timings
         return data
+
+    def as_dict(self) -> dict[str, Any]:
+        """Alias of :meth:`to_dict` (the name before the common result contract)."""
+        return self.to_dict()
 
     def summary(self) -> str:
         """A few human-readable lines: throughput, certification, top bottlenecks."""
@@ -190,22 +197,6 @@ class SteadyStateResult:
         return "\n".join(lines)
 
 
-def _sizes(values: object, types: Sequence[MessageType], what: str) -> list[Fraction]:
-    """Exact size of every message type; ``values`` is None, a mapping or a callable."""
-    if values is None:
-        return [Fraction(1)] * len(types)
-    if callable(values):
-        return [positive_fraction(values(t), f"{what} of {t!r}") for t in types]
-    if not isinstance(values, Mapping):
-        raise InputError(f"{what} must be a mapping or a callable, got {type(values).__name__}")
-    known = set(types)
-    for key in values:
-        normal = tuple(key) if isinstance(key, list) else key
-        if normal not in known:
-            raise InputError(f"{what} names unknown message type {key!r}")
-    normalised = {tuple(k) if isinstance(k, list) else k: v for k, v in values.items()}
-    return [positive_fraction(normalised[t], f"{what} of {t!r}") if t in normalised
-            else Fraction(1) for t in types]
 
 
 def _check_coefficients(model: SparseLP, platform: Platform) -> None:
@@ -298,10 +289,9 @@ def _by_variable(model: SparseLP, platform: Platform, type_names: list[MessageTy
     return flows, task_rates
 
 
-def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[MessageType],
-         tasks: list[Task], certify: bool, solver_options, build_time: float,
-         scenario: dict[str, Any], task_cost, max_variables: int | None
-         ) -> SteadyStateResult:
+def _run(model: SparseLP, platform: Platform, operation: Operation,
+         type_names: list[MessageType], tasks: list[Task], certify: bool, solver_options,
+         build_time: float, max_variables: int | None) -> SteadyStateResult:
     check_lp_size(model, max_variables)
     _check_coefficients(model, platform)
     start = time.perf_counter()
@@ -311,15 +301,13 @@ def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[Messag
     timings = {"build": build_time, "solve": solve_time, "certify": 0.0}
     names = platform.names
     n_rows, n_cols = model.shape
-    common = dict(kind=kind, platform=platform, num_variables=n_cols, num_constraints=n_rows,
-                  timings=timings,
-                  message_sizes=dict(zip(type_names, model.type_size, strict=True)),
-                  _task_cost=task_cost, **scenario)
+    common = dict(operation=operation, platform=platform, num_variables=n_cols,
+                  num_constraints=n_rows, timings=timings)
     model_status = highs.getModelStatus()
     if model_status != highspy.HighsModelStatus.kOptimal:
         return SteadyStateResult(
             status=2, message=f"HiGHS: {highs.modelStatusToString(model_status)}",
-            success=False, throughput=float("nan"), throughput_exact=None, certified=False,
+            throughput=float("nan"), throughput_exact=None, certified=False,
             flows={}, flows_exact=None, tasks={}, tasks_exact=None, port_utilisation={},
             compute_utilisation={}, bottlenecks=[], **common)
 
@@ -350,7 +338,7 @@ def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[Messag
     flows, task_rates = _by_variable(model, platform, type_names, tasks, values)
 
     port_utilisation = {name: {"out": 0.0, "in": 0.0} for name in names}
-    compute_utilisation = {name: 0.0 for name in names} if kind == "reduce" else {}
+    compute_utilisation = {name: 0.0 for name in names} if operation.has_tasks else {}
     bottlenecks = []
     for row in range(model.n_capacity):
         resource = _CAPACITY_KINDS[model.capacity_kind[row]]
@@ -374,13 +362,79 @@ def _run(model: SparseLP, platform: Platform, kind: str, type_names: list[Messag
     bottlenecks.sort(key=lambda b: (-b["dual"], b["resource"]))
     certified = certificate is not None
     return SteadyStateResult(
-        status=0 if certified else 1, message=message, success=True,
+        status=0 if certified else 1, message=message,
         throughput=throughput,
         throughput_exact=certificate.objective if certified else None,
         certified=certified,
         flows=flows, flows_exact=flows_exact, tasks=task_rates, tasks_exact=tasks_exact,
         port_utilisation=port_utilisation, compute_utilisation=compute_utilisation,
         bottlenecks=bottlenecks, **common)
+
+
+def steady_state_lp(
+    platform: Platform,
+    operation: Operation,
+    *,
+    certify: bool = True,
+    solver_options: Mapping[str, Any] | None = None,
+    max_variables: int | None = MAX_LP_VARIABLES,
+) -> SteadyStateResult:
+    """Optimal steady-state throughput of a series of ``operation``, solved and certified.
+
+    The generic entry point: the operation (:class:`~hetcoll.lp.Scatter`,
+    :class:`~hetcoll.lp.Gather` or :class:`~hetcoll.lp.Reduce`) validates its roles on
+    the platform and builds its LP; HiGHS solves it and the optimum is certified in
+    exact rational arithmetic.
+
+    Parameters
+    ----------
+    platform : Platform
+    operation : Scatter, Gather or Reduce
+    certify : bool
+        Recover the exact optimum from the simplex basis and verify it (default True).
+    solver_options : mapping, optional
+        HiGHS options over the defaults (interior point + crossover), e.g.
+        ``{"time_limit": 10.0}`` (seconds; then status 2, "Time limit reached") or
+        ``{"output_flag": True}`` (HiGHS's log, on standard error).
+    max_variables : int or None, default MAX_LP_VARIABLES
+        Size guard: an LP with more variables is refused before the solve (None: none).
+
+    Returns
+    -------
+    SteadyStateResult
+
+    Raises
+    ------
+    InputError
+        As the operation's roles and sizes demand (see
+        :func:`steady_state_scatter_lp`, :func:`steady_state_gather_lp`,
+        :func:`steady_state_reduce_lp`).
+    LimitError
+        If the LP has more than ``max_variables`` variables.
+    KeyboardInterrupt
+        Within 0.1 s of Ctrl-C, even during the solve (:mod:`hetcoll.lp.highs`).
+
+    Examples
+    --------
+    >>> from hetcoll.lp import Gather, read_platform
+    >>> p = read_platform("examples/two_processor.json")
+    >>> steady_state_lp(p, Gather(["P1"], "P0", {"P1": "1/2"})).throughput_exact
+    Fraction(2, 1)
+
+    References
+    ----------
+    A. Legrand, L. Marchal, Y. Robert, JPDC 65(12), 2005 (SSSP, SSRP); NOTES.md §1.
+    """
+    if not isinstance(operation, Scatter | Gather | Reduce):
+        raise InputError(f"operation must be a Scatter, Gather or Reduce, got "
+                         f"{type(operation).__name__}")
+    start = time.perf_counter()
+    if isinstance(operation, Reduce):
+        operation = operation.with_exact_task_costs(platform)
+    model, type_names, tasks = operation.build(platform)
+    build_time = time.perf_counter() - start
+    return _run(model, platform, operation, type_names, tasks, certify, solver_options,
+                build_time, max_variables)
 
 
 def steady_state_scatter_lp(
@@ -397,7 +451,8 @@ def steady_state_scatter_lp(
 
     The source sends a distinct message m_k to every target P_k, over and over; TP is
     the number of complete scatters per time unit in steady state, under the
-    full-duplex one-port model.
+    full-duplex one-port model.  Same as ``steady_state_lp(platform, Scatter(source,
+    targets, message_sizes))``.
 
     Parameters
     ----------
@@ -407,8 +462,8 @@ def steady_state_scatter_lp(
     targets : sequence of str
         Distinct processors, other than the source, each receiving its own message.
     message_sizes : mapping or callable, optional
-        Size of m_k per target name (default 1); sending m_k on link i -> j takes
-        ``size(m_k) × c(i, j)``.
+        Size of m_k per target name (default 1, also for targets the mapping does not
+        name); sending m_k on link i -> j takes ``size(m_k) × c(i, j)``.
     certify : bool
         Recover the exact optimum from the simplex basis and verify it (default True).
     solver_options : mapping, optional
@@ -428,7 +483,7 @@ def steady_state_scatter_lp(
     InputError
         If the source or a target is unknown, targets are empty or repeated, the
         source is a target, a target cannot be reached from the source, or a message
-        size is invalid.
+        size is invalid or names a process that is not a target.
     LimitError
         If the LP has more than ``max_variables`` variables.
     KeyboardInterrupt
@@ -456,15 +511,79 @@ def steady_state_scatter_lp(
     scatter and reduce operations on heterogeneous platforms", JPDC 65(12), 2005;
     slides "Series of Scatter", LP SSSP(G).  NOTES.md section 1.
     """
-    start = time.perf_counter()
-    source_index, target_index = check_scatter_roles(platform, source, targets)
-    type_names: list[MessageType] = list(targets)
-    sizes = _sizes(message_sizes, type_names, "message size")
-    model = build_scatter_lp(platform, source_index, np.array(target_index), sizes)
-    build_time = time.perf_counter() - start
-    return _run(model, platform, "scatter", type_names, [], certify, solver_options,
-                build_time, {"source": source, "targets": tuple(targets)}, None,
-                max_variables)
+    return steady_state_lp(platform, Scatter(source, targets, message_sizes), certify=certify,
+                           solver_options=solver_options, max_variables=max_variables)
+
+
+def steady_state_gather_lp(
+    platform: Platform,
+    sources: Sequence[str],
+    target: str,
+    *,
+    message_sizes: Mapping[str, object] | Callable[[str], object] | None = None,
+    certify: bool = True,
+    solver_options: Mapping[str, Any] | None = None,
+    max_variables: int | None = MAX_LP_VARIABLES,
+) -> SteadyStateResult:
+    """Optimal throughput of a series of gathers: the LP SSGP(G), solved and certified.
+
+    Every source P_k sends its own message m_k to the target, over and over; TP is the
+    number of complete gathers per time unit in steady state (full-duplex one-port).
+    SSGP is SSSP with the roles turned round, built by the same builder
+    (:func:`hetcoll.lp.model.build_flow_lp`): m_k is exempt from conservation at P_k,
+    and TP is the net inflow of every m_k at the target.  On the reversed platform
+    (every link turned round) with the target as source, the scatter LP has the same
+    optimum.  Same as ``steady_state_lp(platform, Gather(sources, target,
+    message_sizes))``.
+
+    Parameters
+    ----------
+    platform : Platform
+    sources : sequence of str
+        Distinct processors, other than the target, each sending its own message.
+    target : str
+    message_sizes : mapping or callable, optional
+        Size of m_k per source name (default 1, also for unnamed sources).
+    certify : bool
+        Recover the exact optimum from the simplex basis and verify it (default True).
+    solver_options : mapping, optional
+        HiGHS options, as in :func:`steady_state_scatter_lp`.
+    max_variables : int or None, default MAX_LP_VARIABLES
+        Size guard, as in :func:`steady_state_scatter_lp`.
+
+    Returns
+    -------
+    SteadyStateResult
+        ``flows`` keys are ``(from, to, source_name)``.
+
+    Raises
+    ------
+    InputError
+        If a source or the target is unknown, sources are empty or repeated, the target
+        is a source, a source cannot reach the target, or a message size is invalid or
+        names a process that is not a source.
+    LimitError, KeyboardInterrupt
+        As :func:`steady_state_scatter_lp`.
+
+    Examples
+    --------
+    Two sources sharing the target's in-port, one with a message of size 1/2:
+    TP (1 + 1/2) = 1.
+
+    >>> from hetcoll.lp import platform_from_dict
+    >>> p = platform_from_dict({"processors": [{"name": n, "compute": 1} for n in "TAB"],
+    ...     "links": [{"from": "A", "to": "T", "cost": 1}, {"from": "B", "to": "T", "cost": 1}]})
+    >>> steady_state_gather_lp(p, ["A", "B"], "T", message_sizes={"B": "1/2"}).throughput_exact
+    Fraction(2, 3)
+
+    References
+    ----------
+    A. Legrand, L. Marchal, Y. Robert, JPDC 65(12), 2005 (SSSP, whose roles a gather
+    turns round); Dichev, Rychkov, Lastovetsky (irregular gathers, per-process sizes);
+    hetcoll issue 12.
+    """
+    return steady_state_lp(platform, Gather(sources, target, message_sizes), certify=certify,
+                           solver_options=solver_options, max_variables=max_variables)
 
 
 def steady_state_reduce_lp(
@@ -486,7 +605,8 @@ def steady_state_reduce_lp(
     for an associative, non-commutative ⊕.  Any processor may relay partial values
     v[k,m] or compute tasks T(k,l,m): v[k,m] = v[k,l] ⊕ v[l+1,m].  TP is the number of
     complete reductions per time unit in steady state (full-duplex one-port model,
-    computation overlapping communication).
+    computation overlapping communication).  Same as ``steady_state_lp(platform,
+    Reduce(participants, target, interval_sizes, task_costs))``.
 
     Parameters
     ----------
@@ -545,42 +665,6 @@ def steady_state_reduce_lp(
     A. Legrand, L. Marchal, Y. Robert, JPDC 65(12), 2005; slides "Series of Reduce",
     LP SSRP(G).  NOTES.md section 1.
     """
-    start = time.perf_counter()
-    owners, target_index = check_reduce_roles(platform, participants, target)
-    n_values = len(owners)
-    intervals = reduce_intervals(n_values)
-    tasks = reduce_tasks(n_values)
-    sizes = _sizes(interval_sizes, intervals, "interval size")
-    names = platform.names
-    task_cost = _task_cost_function(platform, task_costs, n_values)
-    model = build_reduce_lp(
-        platform, np.array(owners), target_index, sizes,
-        lambda i, t: task_cost(names[i], tasks[t]), default_weights=task_costs is None)
-    build_time = time.perf_counter() - start
-    return _run(model, platform, "reduce", list(intervals), tasks, certify, solver_options,
-                build_time, {"participants": tuple(participants), "target": target},
-                task_cost, max_variables)
-
-
-def _task_cost_function(platform: Platform, task_costs, n_values: int):
-    """Exact ``w(name, (k, l, m))`` from the user's mapping or callable."""
-    if task_costs is None:
-        return lambda name, task: platform.compute_cost(name)
-    if callable(task_costs):
-        def from_callable(name: str, task: Task) -> Fraction:
-            return positive_fraction(task_costs(name, task), f"task cost of T{task} on {name}")
-        return from_callable
-    if not isinstance(task_costs, Mapping):
-        raise InputError("task_costs must be a mapping or a callable")
-    costs = {}
-    for key, value in task_costs.items():
-        try:
-            name, (k, split, m) = key
-        except (TypeError, ValueError):
-            raise InputError(f"task_costs key {key!r} is not (processor, (k, l, m))") from None
-        platform.require(name, "task_costs processor")
-        if not 0 <= k <= split < m < n_values:
-            raise InputError(f"task_costs key {key!r}: no task T({k},{split},{m}) in this reduce")
-        costs[(name, (k, split, m))] = positive_fraction(
-            value, f"task cost of T({k},{split},{m}) on {name}")
-    return lambda name, task: costs.get((name, task), platform.compute_cost(name))
+    return steady_state_lp(platform, Reduce(participants, target, interval_sizes, task_costs),
+                           certify=certify, solver_options=solver_options,
+                           max_variables=max_variables)

@@ -1,4 +1,4 @@
-"""``hetcoll report``: the periodic-schedule section (text, JSON, failures)."""
+"""``hetcoll report`` and :func:`hetcoll.report.report`: sections (text, JSON, failures)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from hetcoll.cli import main
-from hetcoll.cli.report import SECTIONS
+from hetcoll.report import report
+from hetcoll.report import schedule_rows as schedule_section
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -65,7 +66,8 @@ def test_every_example_gets_a_valid_schedule_with_the_lp_throughput(capsys):
             # The exact schedule reaches the certified LP optimum.
             assert row["throughput_exact"] == lp_rows[scenario]["throughput_exact"]
             assert 0 < Fraction(row["efficiency_exact"]) <= 1
-    assert scenarios == 8
+    # 3 + 1 reduce counter-example + 3 ring + 1 scatter counter-example + 3 two-sites.
+    assert scenarios == 11
 
 
 def test_text_report_shows_the_schedule(capsys):
@@ -77,38 +79,57 @@ def test_text_report_shows_the_schedule(capsys):
     assert "executor, 12 periods: schedule valid" in out
 
 
-def section(key):
-    return next(s for s in SECTIONS if s.key == key)
-
-
 def test_an_lp_without_optimum_is_reported_not_scheduled():
     failed = SimpleNamespace(success=False, message="the LP is infeasible")
-    context = {"lp": {"reduce": failed}}
-    (row,) = section("periodic_schedule").compute(None, context)
+    schedules, (row,) = schedule_section({"reduce": failed})
     assert row["scheduled"] is False and row["valid"] is None
     assert "the LP is infeasible" in row["message"]
-    assert context["schedule"] == {}
-    lines = section("periodic_schedule").render([row])
-    assert lines == [f"reduce: no schedule: {row['message']}"]
+    assert schedules == {}
 
 
 def test_an_executor_violation_is_a_verdict_not_a_crash(monkeypatch):
     from hetcoll import lp
-    platform = lp.read_platform(EXAMPLES / "two_processor.json")
-    context: dict = {}
-    section("steady_state").compute(platform, context)
 
     def broken(schedule, periods):
         raise lp.ScheduleViolation("P0", Fraction(1), ("send A", "send B"), "two sends overlap")
 
     monkeypatch.setattr(lp, "execute_schedule", broken)
-    rows = section("periodic_schedule").compute(platform, context)
-    assert [row["valid"] for row in rows] == [False, False]
+    (platform,) = report([EXAMPLES / "two_processor.json"]).platforms
+    rows = platform.sections["periodic_schedule"]
+    assert [row["valid"] for row in rows] == [False, False, False]
     assert all(row["efficiency"] is None for row in rows)
     assert "INVALID: two sends overlap on P0 at time 1: send A and send B" in "\n".join(
-        section("periodic_schedule").render(rows))
-    assert set(context["schedule"]) == {"scatter", "reduce"}
+        platform.lines())
+    assert set(platform.schedules) == {"scatter", "gather", "reduce"}
 
 
-def test_no_scenario_no_section():
-    assert section("periodic_schedule").compute(None, {"lp": {}}) is None
+def test_no_scenario_no_section(tmp_path):
+    path = tmp_path / "bare.json"
+    path.write_text('{"processors": [{"name": "A", "compute": 1}], "links": []}')
+    (platform,) = report([path]).platforms
+    assert platform.sections == {} and platform.steady_state == {}
+    assert "   (no scenario in this file)" in platform.lines()
+
+
+def test_report_is_a_result_that_pickles_and_serialises():
+    import pickle
+
+    result = report([EXAMPLES / "two_processor.json"])
+    assert result.success and result.status == 0
+    data = json.loads(json.dumps(result.to_dict()))
+    (platform,) = data["platforms"]
+    assert set(platform) >= {"file", "description", "processors", "links", "sections"}
+    again = pickle.loads(pickle.dumps(result))
+    assert again.to_dict() == result.to_dict()
+    assert again.platforms[0].steady_state["gather"].throughput_exact == 1
+
+
+def test_gather_rows_in_the_report(capsys):
+    (platform,) = report_json(capsys, EXAMPLES / "two_sites.json")["platforms"]
+    gather = {row["scenario"]: row for row in platform["sections"]["steady_state"]}["gather"]
+    assert gather["target"] == "A0" and len(gather["sources"]) == 7
+    assert gather["sizes"]["B0"] == "2" and gather["sizes"]["A1"] == "1"
+    assert gather["certified"] is True
+    row = schedule_rows(platform)["gather"]
+    assert row["valid"] is True and row["component_kind"] == "paths"
+    assert row["throughput_exact"] == gather["throughput_exact"]

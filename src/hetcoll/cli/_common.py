@@ -25,13 +25,14 @@ __all__ = [
     "add_scenario_parsers",
     "add_solver_flags",
     "output_path",
+    "parse_sizes",
     "positive_count",
     "print_json",
     "print_warnings",
     "read_costs_option",
     "resolve_scenario",
-    "solve_scenario",
     "run_command",
+    "scenario_operation",
     "solver_keywords",
     "split_names",
     "to_jsonable",
@@ -139,33 +140,47 @@ def read_costs_option(path: str):
 
 
 #: The scenario options of ``hetcoll lp`` and ``hetcoll schedule``, per kind, in the
-#: order of the LP's arguments: (attribute, flag, help, is a comma-separated list).
+#: order of the operation's roles (:data:`hetcoll.lp.SCENARIO_ROLES`): (attribute, flag,
+#: help, is a comma-separated list).
 SCENARIO_OPTIONS: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
     "scatter": (("source", "--source", "processor sending the messages", False),
                 ("targets", "--targets", "comma-separated receiving processors", True)),
+    "gather": (("sources", "--sources", "comma-separated sending processors", True),
+               ("target", "--target", "processor receiving the messages", False)),
     "reduce": (("participants", "--participants",
                 "comma-separated owners of v_0, v_1, ... in operand order", True),
                ("target", "--target", "processor receiving the result", False)),
 }
 
 
+#: The kinds of scenario that take ``--sizes``, and the role whose processes it sizes.
+SIZED_SCENARIOS = {"scatter": "target", "gather": "source"}
+
 #: ``--help`` line of each scenario kind.
 SCENARIO_HELP = {"scatter": "series of scatters from one source",
+                 "gather": "series of gathers to one target",
                  "reduce": "series of reduces to one target"}
 
 
 def add_scenario_arguments(parser: argparse.ArgumentParser, kind: str) -> None:
     """Add ``PLATFORM`` and the scenario options of ``kind`` (``"scatter"``: ``--source``,
-    ``--targets``; ``"reduce"``: ``--participants``, ``--target``)."""
+    ``--targets``; ``"gather"``: ``--sources``, ``--target``; ``"reduce"``:
+    ``--participants``, ``--target``); scatter and gather also get ``--sizes``."""
     parser.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
     for _, flag, text, _ in SCENARIO_OPTIONS[kind]:
         parser.add_argument(flag, help=text)
+    if kind in SIZED_SCENARIOS:
+        owners = SIZED_SCENARIOS[kind]
+        parser.add_argument("--sizes", metavar="A=3,B=1/2,...",
+                            help=f"message size of some {owners}s, exact (ints, decimals, "
+                            f"p/q); unnamed {owners}s get 1 (default: the platform "
+                            f"file's scenario sizes, else all 1)")
 
 
 def add_scenario_parsers(parser: argparse.ArgumentParser, descriptions: dict[str, str],
                          options: Callable[[argparse.ArgumentParser], None],
                          func: Callable[[argparse.Namespace], int]) -> None:
-    """Add one ``KIND`` sub-parser per key of ``descriptions`` (``"scatter"``, ``"reduce"``).
+    """Add one ``KIND`` sub-parser per key of ``descriptions`` (``"scatter"``, ...).
 
     Each gets :func:`add_scenario_arguments`, then ``options(sub_parser)``, and runs
     ``func``; the parsed ``args.kind`` is the kind.  ``descriptions[kind]`` starts the
@@ -183,22 +198,26 @@ def add_scenario_parsers(parser: argparse.ArgumentParser, descriptions: dict[str
         sub.set_defaults(func=func)
 
 
-def resolve_scenario(args: argparse.Namespace, platform: Any, kind: str) -> tuple[Any, Any]:
-    """The ``kind`` scenario given on the command line, else the platform file's default.
+def _given_roles(args: argparse.Namespace, kind: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The roles typed on the command line (lists split) and the flag of each role."""
+    given, labels = {}, {}
+    for name, flag, _, is_list in SCENARIO_OPTIONS[kind]:
+        value = getattr(args, name)
+        given[name] = split_names(value, flag) if is_list and value is not None else value
+        labels[name] = flag
+    return given, labels
 
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed by a parser with :func:`add_scenario_arguments` for ``kind``.
-    platform : lp.Platform
-        Read from ``args.platform``.
-    kind : {"scatter", "reduce"}
+
+def resolve_scenario(args: argparse.Namespace, platform: Any, kind: str) -> tuple[Any, Any]:
+    """The roles of the ``kind`` scenario given on the command line, else the file's.
+
+    :func:`hetcoll.lp.scenario_roles` with the flags named in its errors.
 
     Returns
     -------
     tuple
-        ``(source, targets)`` for a scatter, ``(participants, target)`` for a reduce,
-        the lists split (:func:`split_names`).
+        ``(source, targets)``, ``(sources, target)`` or ``(participants, target)``, the
+        lists split (:func:`split_names`).
 
     Raises
     ------
@@ -206,21 +225,10 @@ def resolve_scenario(args: argparse.Namespace, platform: Any, kind: str) -> tupl
         If only one of the two options is given, a list is empty, or neither is
         given and the platform file has no default scenario of this kind.
     """
-    options = SCENARIO_OPTIONS[kind]
-    given = [getattr(args, name) for name, _, _, _ in options]
-    if all(value is None for value in given):
-        defaults = platform.scatter_defaults if kind == "scatter" else platform.reduce_defaults
-        if defaults is None:
-            raise InputError(f"{args.platform} has no default {kind} scenario: give "
-                             f"{options[0][1]} and {options[1][1]}")
-        return defaults[options[0][0]], defaults[options[1][0]]
-    for value, (_, flag, _, _), (_, other, _, _) in zip(given, options, options[::-1],
-                                                        strict=True):
-        if value is None:
-            raise InputError(f"{flag} is required with {other}")
-    first, second = (split_names(value, flag) if is_list else value
-                     for value, (_, flag, _, is_list) in zip(given, options, strict=True))
-    return first, second
+    from hetcoll.lp.scenarios import scenario_roles
+
+    given, labels = _given_roles(args, kind)
+    return scenario_roles(platform, kind, given, labels=labels, where=args.platform)
 
 
 def add_solver_flags(parser: argparse.ArgumentParser) -> None:
@@ -265,18 +273,53 @@ def positive_count(text: str) -> int:
     return int(text)
 
 
-def solve_scenario(platform: Any, kind: str, scenario: tuple[Any, Any], *,
-                   certify: bool = True, **keywords: Any) -> Any:
-    """Solve the steady-state LP of a scenario from :func:`resolve_scenario`.
+def scenario_operation(args: argparse.Namespace, platform: Any) -> Any:
+    """The typed operation of ``args.kind``: roles and ``--sizes`` from the command line,
+    else the platform file's scenario (:func:`hetcoll.lp.resolve_operation`).
 
-    Returns
-    -------
-    lp.SteadyStateResult
-        From :func:`lp.steady_state_scatter_lp` or :func:`lp.steady_state_reduce_lp`.
+    Raises
+    ------
+    InputError
+        As :func:`resolve_scenario` and :func:`parse_sizes`, and for a size naming a
+        process that is not a target (source).
     """
-    from hetcoll import lp
-    solve = lp.steady_state_scatter_lp if kind == "scatter" else lp.steady_state_reduce_lp
-    return solve(platform, *scenario, certify=certify, **keywords)
+    from hetcoll.lp.scenarios import resolve_operation
+
+    given, labels = _given_roles(args, args.kind)
+    sizes = parse_sizes(getattr(args, "sizes", None), "--sizes")
+    return resolve_operation(platform, args.kind, given, sizes,
+                             labels=labels, where=args.platform)
+
+
+def parse_sizes(text: str | None, flag: str) -> dict[str, Any] | None:
+    """``"A=3,B=1/2"`` -> ``{"A": Fraction(3), "B": Fraction(1, 2)}`` (None stays None).
+
+    Sizes are exact (:func:`hetcoll.core.numbers.positive_fraction`).
+
+    Raises
+    ------
+    InputError
+        Naming ``flag`` and the item: no ``=``, an empty name, a name given twice, or
+        a size that is not a positive number.
+
+    Examples
+    --------
+    >>> parse_sizes("A=3, B=1/2", "--sizes")
+    {'A': Fraction(3, 1), 'B': Fraction(1, 2)}
+    """
+    from hetcoll.core.numbers import positive_fraction
+
+    if text is None:
+        return None
+    sizes = {}
+    for item in split_names(text, flag):
+        name, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or not name:
+            raise InputError(f"{flag}: expected NAME=SIZE, got {item!r}")
+        if name in sizes:
+            raise InputError(f"{flag}: {name!r} is given twice")
+        sizes[name] = positive_fraction(value, f"{flag}: size of {name}")
+    return sizes
 
 
 def split_names(text: str, what: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""``hetcoll lp scatter|reduce``: optimal steady-state throughput of a platform."""
+"""``hetcoll lp scatter|gather|reduce``: optimal steady-state throughput of a platform."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from hetcoll.cli._common import (
     image_path,
     output_path,
     print_json,
-    resolve_scenario,
-    solve_scenario,
+    scenario_operation,
     solver_keywords,
 )
 from hetcoll.core.errors import InputError
@@ -22,11 +21,14 @@ from hetcoll.core.numbers import fraction_str
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "lp", help="optimal steady-state throughput of series of scatters or reduces (LPs)",
-        description="Solve the steady-state LPs SSSP / SSRP of Legrand, Marchal and Robert "
-        "with HiGHS and certify the optimum in exact rational arithmetic.")
+        "lp", help="optimal steady-state throughput of series of scatters, gathers or reduces "
+        "(LPs)",
+        description="Solve the steady-state LPs SSSP / SSGP / SSRP of Legrand, Marchal and "
+        "Robert with HiGHS and certify the optimum in exact rational arithmetic.")
     add_scenario_parsers(parser, {
         "scatter": "Optimal throughput of a series of scatters (LP SSSP).",
+        "gather": "Optimal throughput of a series of gathers (LP SSGP, the scatter LP with "
+        "the roles turned round).",
         "reduce": "Optimal throughput of a series of reduces (LP SSRP).",
     }, _common_options, run)
 
@@ -44,18 +46,17 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    """``hetcoll lp scatter|reduce``: solve, export, plot, print."""
+    """``hetcoll lp scatter|gather|reduce``: solve, export, plot, print."""
     from hetcoll import lp
     # Refuse bad output paths before any work is done.
     export = output_path(args.export, args.force, "--export", (".lp", ".mps"))
     plot = image_path(args.plot, args.force, "--plot")
     platform = lp.read_platform(args.platform)
-    scenario = resolve_scenario(args, platform, args.kind)
-    result = solve_scenario(platform, args.kind, scenario, certify=not args.no_certify,
-                            **solver_keywords(args))
+    operation = scenario_operation(args, platform)
+    result = lp.steady_state_lp(platform, operation, certify=not args.no_certify,
+                                **solver_keywords(args))
     if export is not None:
-        build = lp.scatter_lp_pulp if args.kind == "scatter" else lp.reduce_lp_pulp
-        problem = build(platform, *scenario)
+        problem = operation.pulp(platform)
         if export.suffix.lower() == ".lp":
             problem.writeLP(str(export))
         else:
@@ -84,7 +85,7 @@ def _rate(value) -> str:
 
 def _show(args, result) -> int:
     if args.json:
-        print_json(result.as_dict())
+        print_json(result.to_dict())
         return 0 if result.success else 1
     print(result.summary())
     if not result.success:

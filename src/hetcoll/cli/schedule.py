@@ -1,4 +1,5 @@
-"""``hetcoll schedule reduce|scatter``: periodic schedule from the steady-state LP, validated."""
+"""``hetcoll schedule reduce|scatter|gather``: periodic schedule from the steady-state LP,
+validated."""
 
 from __future__ import annotations
 
@@ -13,8 +14,7 @@ from hetcoll.cli._common import (
     image_path,
     positive_count,
     print_json,
-    resolve_scenario,
-    solve_scenario,
+    scenario_operation,
     solver_keywords,
 )
 from hetcoll.core.errors import InputError
@@ -25,13 +25,15 @@ SHOWN = 12
 #: File types of --gantt.
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "schedule", help="periodic schedule of series of reduces or scatters, exactly validated",
+        "schedule", help="periodic schedule of series of reduces, scatters or gathers, exactly "
+        "validated",
         description="Solve the steady-state LP, decompose it into weighted reduction trees "
-        "(or scatter paths), build the periodic schedule (period, edge-colouring into "
+        "(or scatter or gather paths), build the periodic schedule (period, edge-colouring into "
         "matchings, pipelining) and validate it by an exact run over K periods.")
     add_scenario_parsers(parser, {
         "reduce": "Periodic schedule of a series of reduces.",
         "scatter": "Periodic schedule of a series of scatters.",
+        "gather": "Periodic schedule of a series of gathers.",
     }, _common_options, run)
 
 
@@ -63,8 +65,8 @@ def run(args) -> int:
     if args.periods is not None and args.periods < 1:
         raise InputError(f"--periods must be at least 1, got {args.periods}")
     platform = lp.read_platform(args.platform)
-    result = solve_scenario(platform, args.kind, resolve_scenario(args, platform, args.kind),
-                            **solver_keywords(args))
+    result = lp.steady_state_lp(platform, scenario_operation(args, platform),
+                                **solver_keywords(args))
     schedule = schedule_from_lp(result, fixed_period=fixed)
     periods = args.periods if args.periods is not None else schedule.depth + 10
     limit = {} if args.max_intervals is None else {"max_busy_intervals": args.max_intervals}
@@ -103,7 +105,7 @@ def _draw(schedule, path: Path) -> None:
 
 
 def _print_text(schedule, execution, gantt) -> None:
-    what = "trees" if schedule.kind == "reduce" else "paths"
+    what = schedule.operation.component_kind
     print(f"{schedule.kind} schedule: period {fraction_str(schedule.period)}, "
           f"throughput {fraction_str(schedule.throughput_exact)} "
           f"(LP optimum {fraction_str(schedule.lp_throughput)})")

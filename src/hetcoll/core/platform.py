@@ -22,17 +22,21 @@ JSON format
       "links": [{"from": "P0", "to": "P1", "cost": 1},
                 {"from": "P1", "to": "P2", "cost": "0.5", "bidirectional": true}, ...],
       "scatter": {"source": "P0", "targets": ["P1", "P2"]},        (optional)
+      "gather": {"sources": ["P1", "P2"], "target": "P0",
+                 "sizes": {"P2": "1/2"}},                           (optional)
       "reduce": {"participants": ["P0", "P1"], "target": "P0"}     (optional)
     }
 
 Numbers may be ints, floats or strings (``"3/7"``, ``"0.25"``).  A link with
 ``"bidirectional": true`` stands for the two directed links of the same cost.
-``"scatter"`` and ``"reduce"`` are default scenarios, used by
-``hetcoll report`` and by ``hetcoll lp`` when no source/participants are given.
+``"scatter"``, ``"gather"`` and ``"reduce"`` are default scenarios, used by
+``hetcoll report`` and by ``hetcoll lp`` when no roles are given.  A scatter or
+gather scenario may give ``"sizes"``: the message size of some of its targets
+(sources), exact numbers; the others default to 1.
 
 GraphML files hold the same data: node attribute ``compute``, edge attribute
 ``cost`` (numbers or ``"p/q"`` strings); undirected graphs stand for both
-directions; the optional graph attributes ``description``, ``scatter`` and
+directions; the optional graph attributes ``description``, ``scatter``, ``gather`` and
 ``reduce`` hold the same values (the scenarios as JSON strings).
 """
 
@@ -56,6 +60,7 @@ __all__ = [
     "Link",
     "Platform",
     "Processor",
+    "SCENARIO_KEYS",
     "platform_from_dict",
     "platform_from_networkx",
     "platform_to_dict",
@@ -113,6 +118,9 @@ class Platform:
         ``{"source": str, "targets": [str, ...]}``, the default scatter scenario.
     reduce_defaults : dict or None
         ``{"participants": [str, ...], "target": str}``, the default reduce scenario.
+    gather_defaults : dict or None
+        ``{"sources": [str, ...], "target": str}`` (and optional ``"sizes"``), the
+        default gather scenario.
     """
 
     processors: tuple[Processor, ...]
@@ -120,6 +128,7 @@ class Platform:
     description: str = ""
     scatter_defaults: dict[str, Any] | None = field(default=None, hash=False)
     reduce_defaults: dict[str, Any] | None = field(default=None, hash=False)
+    gather_defaults: dict[str, Any] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -167,6 +176,11 @@ class Platform:
             raise InputError(f"{what} {name!r} is not a processor of the platform")
         return self.index[name]
 
+    def scenario(self, kind: str) -> dict[str, Any] | None:
+        """The platform file's default scenario of ``kind`` (``"scatter"``, ``"gather"``,
+        ``"reduce"``), or None."""
+        return getattr(self, f"{kind}_defaults")
+
     def graph(self) -> nx.DiGraph:
         """The platform as a :class:`networkx.DiGraph` (same as :func:`platform_to_networkx`)."""
         return platform_to_networkx(self)
@@ -195,10 +209,15 @@ def _validate(platform: Platform) -> None:
             raise InputError(f"duplicate link {link.source}->{link.target}")
         pairs.add((link.source, link.target))
         positive_fraction(link.comm, f"cost of link {link.source}->{link.target}")
-    if platform.scatter_defaults is not None:
-        _check_scenario(platform, platform.scatter_defaults, "scatter", ("source", "targets"))
-    if platform.reduce_defaults is not None:
-        _check_scenario(platform, platform.reduce_defaults, "reduce", ("participants", "target"))
+    for key in SCENARIO_KEYS:
+        if platform.scenario(key) is not None:
+            _check_scenario(platform, platform.scenario(key), key, _SCENARIO_FIELDS[key])
+
+
+#: The scenarios a platform file may hold, and the role fields of each.
+SCENARIO_KEYS = ("scatter", "gather", "reduce")
+_SCENARIO_FIELDS = {"scatter": ("source", "targets"), "gather": ("sources", "target"),
+                    "reduce": ("participants", "target")}
 
 
 def _check_scenario(platform: Platform, scenario: object, key: str,
@@ -208,7 +227,8 @@ def _check_scenario(platform: Platform, scenario: object, key: str,
     for name in fields:
         if name not in scenario:
             raise InputError(f'"{key}" scenario lacks the field {name!r}')
-    unknown = set(scenario) - set(fields)
+    optional = ("sizes",) if key != "reduce" else ()
+    unknown = set(scenario) - set(fields) - set(optional)
     if unknown:
         raise InputError(f'"{key}" scenario has unknown field {sorted(unknown)[0]!r}')
     for name in fields:
@@ -227,10 +247,25 @@ def _check_scenario(platform: Platform, scenario: object, key: str,
             names = [value]
         for item in names:
             platform.require(item, f'"{key}" scenario {name}')
+    if "sizes" in scenario:
+        _check_sizes(scenario["sizes"], key, next(f for f in fields if f in _LIST_FIELDS),
+                     scenario)
+
+
+def _check_sizes(sizes: object, key: str, owners: str, scenario: Mapping) -> None:
+    """The ``"sizes"`` of a scenario: positive numbers for some of its ``owners``."""
+    if not isinstance(sizes, Mapping):
+        raise InputError(f'"{key}" scenario: sizes must be an object {{process: size}}, '
+                         f'got {sizes!r}')
+    for name, value in sizes.items():
+        if name not in scenario[owners]:
+            raise InputError(f'"{key}" scenario: size for {name!r}, which is not one of '
+                             f'its {owners}')
+        positive_fraction(value, f'"{key}" scenario: size of {name}')
 
 
 #: Scenario fields that hold a list of processor names (the others hold one name).
-_LIST_FIELDS = frozenset({"targets", "participants"})
+_LIST_FIELDS = frozenset({"targets", "participants", "sources"})
 
 
 # --- dict / JSON -------------------------------------------------------------------------
@@ -243,7 +278,7 @@ def platform_from_dict(data: Mapping[str, Any]) -> Platform:
     ----------
     data : mapping
         ``{"processors": [...], "links": [...]}`` and optional ``"description"``,
-        ``"scatter"``, ``"reduce"``.
+        ``"scatter"``, ``"gather"``, ``"reduce"``.
 
     Returns
     -------
@@ -270,7 +305,7 @@ def platform_from_dict(data: Mapping[str, Any]) -> Platform:
     """
     if not isinstance(data, Mapping):
         raise InputError(f"a platform must be a JSON object, got {type(data).__name__}")
-    known = {"description", "processors", "links", "scatter", "reduce"}
+    known = {"description", "processors", "links", *SCENARIO_KEYS}
     unknown = sorted(set(data) - known)
     if unknown:
         raise InputError(f"unknown top-level field {unknown[0]!r} in platform "
@@ -310,7 +345,7 @@ def platform_from_dict(data: Mapping[str, Any]) -> Platform:
     if not isinstance(description, str):
         raise InputError("platform \"description\" must be a string")
     return Platform(tuple(processors), tuple(links), description,
-                    _copy_scenario(data.get("scatter")), _copy_scenario(data.get("reduce")))
+                    **{f"{key}_defaults": _copy_scenario(data.get(key)) for key in SCENARIO_KEYS})
 
 
 def _require_list(data: Mapping[str, Any], key: str) -> list:
@@ -323,7 +358,8 @@ def _require_list(data: Mapping[str, Any], key: str) -> list:
 
 def _copy_scenario(value: Any) -> Any:
     if isinstance(value, Mapping):
-        return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+        return {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, Mapping) else v
+                for k, v in value.items()}
     return value
 
 
@@ -368,10 +404,9 @@ def platform_to_dict(platform: Platform) -> dict[str, Any]:
                           for p in platform.processors]
     data["links"] = [{"from": link.source, "to": link.target, "cost": _number(link.comm)}
                      for link in platform.links]
-    for key, value in (("scatter", platform.scatter_defaults),
-                       ("reduce", platform.reduce_defaults)):
-        if value is not None:
-            data[key] = _copy_scenario(value)
+    for key in SCENARIO_KEYS:
+        if platform.scenario(key) is not None:
+            data[key] = _copy_scenario(platform.scenario(key))
     return data
 
 
@@ -386,8 +421,8 @@ def platform_from_networkx(graph: nx.Graph) -> Platform:
     graph : networkx.DiGraph or networkx.Graph
         Node attribute ``compute`` and edge attribute ``cost`` (numbers or ``"p/q"``
         strings).  An undirected graph gives both directions of every edge.  Graph
-        attributes ``description``, ``scatter`` and ``reduce`` (dicts or JSON strings)
-        are optional.
+        attributes ``description``, ``scatter``, ``gather`` and ``reduce`` (dicts or
+        JSON strings) are optional.
 
     Returns
     -------
@@ -425,7 +460,7 @@ def platform_from_networkx(graph: nx.Graph) -> Platform:
         if not graph.is_directed():
             links.append(Link(str(b), str(a), cost))
     scenarios = {}
-    for key in ("scatter", "reduce"):
+    for key in SCENARIO_KEYS:
         value = graph.graph.get(key)
         if isinstance(value, str):
             try:
@@ -435,7 +470,7 @@ def platform_from_networkx(graph: nx.Graph) -> Platform:
         scenarios[key] = _copy_scenario(value)
     description = graph.graph.get("description", "")
     return Platform(tuple(processors), tuple(links), str(description),
-                    scenarios["scatter"], scenarios["reduce"])
+                    **{f"{key}_defaults": value for key, value in scenarios.items()})
 
 
 def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGraph:
@@ -450,7 +485,7 @@ def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGrap
     Returns
     -------
     networkx.DiGraph
-        Graph attributes ``description``, ``scatter`` and ``reduce`` as in the platform.
+        Graph attributes ``description`` and the scenarios as in the platform.
 
     Examples
     --------
@@ -469,10 +504,9 @@ def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGrap
     """
     convert = (lambda x: x) if exact else float
     graph = nx.DiGraph(description=platform.description)
-    for key, value in (("scatter", platform.scatter_defaults),
-                       ("reduce", platform.reduce_defaults)):
-        if value is not None:
-            graph.graph[key] = _copy_scenario(value)
+    for key in SCENARIO_KEYS:
+        if platform.scenario(key) is not None:
+            graph.graph[key] = _copy_scenario(platform.scenario(key))
     for proc in platform.processors:
         graph.add_node(proc.name, compute=convert(proc.comp))
     for link in platform.links:
@@ -580,10 +614,9 @@ def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = Fa
                         encoding="utf-8")
         return
     graph = nx.DiGraph(description=platform.description)
-    for key, value in (("scatter", platform.scatter_defaults),
-                       ("reduce", platform.reduce_defaults)):
-        if value is not None:
-            graph.graph[key] = json.dumps(value)
+    for key in SCENARIO_KEYS:
+        if platform.scenario(key) is not None:
+            graph.graph[key] = json.dumps(platform.scenario(key))
     for proc in platform.processors:
         graph.add_node(proc.name, compute=fraction_str(proc.comp))
     for link in platform.links:
