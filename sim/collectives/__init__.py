@@ -28,6 +28,7 @@ from hetcoll.sim.collectives.predict import (
     transfer_order,
     tree_gantt,
 )
+from hetcoll.sim.collectives.routed import Network, max_min_rates, routed_prediction
 from hetcoll.sim.collectives.trees import (
     ALGORITHMS,
     KINDS,
@@ -47,6 +48,7 @@ __all__ = [
     "CommTree",
     "HockneyFit",
     "HockneyModel",
+    "Network",
     "PointToPoint",
     "StarHockney",
     "Transfer",
@@ -57,8 +59,10 @@ __all__ = [
     "build_tree",
     "fit_hockney",
     "flat_tree",
+    "max_min_rates",
     "pairwise_prediction",
     "read_pingpong_csv",
+    "routed_prediction",
     "subtree_volumes",
     "traff_model_tree",
     "traff_tree",
