@@ -210,27 +210,33 @@ def routed_prediction(tree: CommTree, sizes: Mapping[str, Fraction],
     left: dict[int, Fraction] = {}   # bytes still to move
     now = Fraction(0)
     fresh = [i for i in range(len(order)) if waiting[i] == 0]
-    while fresh or left:
+    while True:
         for i in fresh:
             start[i] = now
             wake[i] = now + sum((network.links[n].latency for n in route[i]), Fraction(0))
             left[i] = size[i]
         fresh = []
-        moving = {i: route[i] for i in left if wake[i] <= now and left[i] > 0}
-        rates = max_min_rates(moving, network.links) if moving else {}
-        times = [wake[i] for i in left if wake[i] > now]
-        times += [now + left[i] / rates[i] for i in moving]
-        step = min(times, default=now)
-        for i in moving:
-            left[i] -= rates[i] * (step - now)
-        now = step
-        for i in [i for i in left if wake[i] <= now and left[i] == 0]:
+        # Transfers over now (zero bytes and zero latency included) free the next ones
+        # before time moves on.
+        finished = [i for i in left if wake[i] <= now and left[i] == 0]
+        for i in finished:
             del left[i]
             end[i] = now
             for j in unlocks[i]:
                 waiting[j] -= 1
                 if waiting[j] == 0:
                     fresh.append(j)
+        if finished:
+            continue
+        if not left:
+            break
+        moving = {i: route[i] for i in left if wake[i] <= now}
+        rates = max_min_rates(moving, network.links) if moving else {}
+        step = min([*(wake[i] for i in left if wake[i] > now),
+                    *(now + left[i] / rates[i] for i in moving)])
+        for i in moving:
+            left[i] -= rates[i] * (step - now)
+        now = step
     done = dict.fromkeys(tree.parent, Fraction(0))
     transfers = []
     for i, (src, dst) in enumerate(order):
