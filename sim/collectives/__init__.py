@@ -6,6 +6,7 @@
   ``binomial-min-first``, ``binomial-max-first``, ``traff``, ``traff-model``);
 - predictors: :func:`pairwise_prediction` (independent links, one-port) and
   :func:`routed_prediction` (physical links shared with max-min fairness);
+- :func:`tree_monte_carlo`: noisy link times (gamma), trees ranked by mean and quantiles;
 - :func:`tree_gantt`, a Gantt chart of one run.
 
 References: Dichev, Rychkov, Lastovetsky, "Two algorithms of irregular scatter/gather
@@ -19,6 +20,12 @@ from hetcoll.sim.collectives.model import (
     StarHockney,
     fit_hockney,
     read_pingpong_csv,
+)
+from hetcoll.sim.collectives.montecarlo import (
+    TreeSummary,
+    noisy_routed_times,
+    noisy_times,
+    tree_monte_carlo,
 )
 from hetcoll.sim.collectives.predict import (
     Transfer,
@@ -53,6 +60,7 @@ __all__ = [
     "StarHockney",
     "Transfer",
     "TreePrediction",
+    "TreeSummary",
     "binomial_max_first_tree",
     "binomial_min_first_tree",
     "binomial_tree",
@@ -60,6 +68,8 @@ __all__ = [
     "fit_hockney",
     "flat_tree",
     "max_min_rates",
+    "noisy_routed_times",
+    "noisy_times",
     "pairwise_prediction",
     "read_pingpong_csv",
     "routed_prediction",
@@ -68,4 +78,5 @@ __all__ = [
     "traff_tree",
     "transfer_order",
     "tree_gantt",
+    "tree_monte_carlo",
 ]

@@ -149,6 +149,13 @@ def _dependencies(tree: CommTree, order: list[tuple[str, str]]) -> list[list[int
     return waits
 
 
+def _require_routes(order: list[tuple[str, str]], network: Network) -> None:
+    for src, dst in order:
+        if (src, dst) not in network.routes:
+            raise InputError(f"no route {src}->{dst} in the platform, and the tree sends "
+                             f"{src}->{dst}")
+
+
 def routed_prediction(tree: CommTree, sizes: Mapping[str, Fraction],
                       network: Network) -> TreePrediction:
     """Completion time of ``tree`` when its transfers share the network's physical links.
@@ -192,10 +199,7 @@ def routed_prediction(tree: CommTree, sizes: Mapping[str, Fraction],
     """
     volume = subtree_volumes(tree, sizes)
     order = transfer_order(tree)
-    for src, dst in order:
-        if (src, dst) not in network.routes:
-            raise InputError(f"no route {src}->{dst} in the platform, and the tree sends "
-                             f"{src}->{dst}")
+    _require_routes(order, network)
     waits = _dependencies(tree, order)
     waiting = [len(w) for w in waits]
     unlocks: list[list[int]] = [[] for _ in order]
