@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,6 +18,7 @@ from hetcoll.sim.collectives import (
     Network,
     build_tree,
     max_min_rates,
+    noisy_routed_times,
     pairwise_prediction,
     routed_prediction,
 )
@@ -73,6 +76,11 @@ def test_two_transfers_meet_on_a_shared_link():
     assert run.time == 6
     assert [(t.source, t.target, t.start, t.end) for t in run.transfers] == [
         ("R", "A", 0, 2), ("R", "B", 2, 3), ("A", "C", 2, 6), ("B", "D", 3, F(11, 2))]
+    # The compiled float twin of the Monte Carlo agrees, and scales with its factors:
+    # doubling every transfer's latency and bytes doubles every time.
+    factors = np.array([[1.0] * 4, [2.0] * 4])
+    assert noisy_routed_times(tree, sizes, Network.from_simgrid(sg), factors).tolist() == \
+        pytest.approx([6.0, 12.0], rel=1e-12)
 
 
 @st.composite

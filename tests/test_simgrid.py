@@ -153,7 +153,7 @@ def test_bad_files_exit_2_with_one_line(tmp_path, capsys, case):
 
 
 def test_host_limit():
-    text = HEAD + """<platform version="4.1"><cluster id="big" prefix="n" suffix="" 
+    text = HEAD + """<platform version="4.1"><cluster id="big" prefix="n" suffix=""
         radical="0-99999999" speed="1f" bw="1Bps" lat="0"/></platform>"""
     with pytest.raises(LimitError, match="max_hosts"):
         parse_simgrid(text)

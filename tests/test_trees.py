@@ -183,7 +183,7 @@ def test_binomial_shape_and_mapping_rule(instance):
         for q in range(1, p):
             parent = tree.parent[process[q]]
 
-            def key(n, parent=parent):
+            def key(n, parent=parent, sign=sign):
                 t = (model.time(parent, n, sizes[n]) if kind == "scatterv"
                      else model.time(n, parent, sizes[n]))
                 return (sign * t, names.index(n))

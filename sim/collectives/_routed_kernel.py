@@ -109,10 +109,7 @@ def routed_makespans(latency, size, route_ptr, route_links, capacity, cap, waits
             step = np.inf
             for k in range(n):
                 if state[k] == 1:
-                    if moving[k]:
-                        step = min(step, now + left[k] / rate[k])
-                    else:
-                        step = min(step, wake[k])
+                    step = min(step, now + left[k] / rate[k] if moving[k] else wake[k])
             for k in range(n):
                 if moving[k]:
                     if now + left[k] / rate[k] <= step * (1 + _TOL):

@@ -7,8 +7,8 @@ k-th transfer of every tree (in :func:`~hetcoll.sim.collectives.transfer_order`)
 the same factor, so the trees are compared run by run.  The pairwise one-port
 recurrences are evaluated for all runs at once with numpy (one vector operation per
 transfer); the routed network runs a compiled fluid simulation per run (numba), the
-factor scaling both the transfer's latency and its bytes.  Runs come in chunks of :data:`CHUNK_RUNS`, chunk i drawing from
-``SeedSequence(seed).spawn(...)[i]``.
+factor scaling both the transfer's latency and its bytes.  Runs come in chunks of
+:data:`CHUNK_RUNS`, chunk i drawing from ``SeedSequence(seed).spawn(...)[i]``.
 """
 
 from __future__ import annotations
