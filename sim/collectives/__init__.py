@@ -13,6 +13,7 @@ References: Dichev, Rychkov, Lastovetsky, "Two algorithms of irregular scatter/g
 operations for heterogeneous platforms", EuroMPI 2010.
 """
 
+from hetcoll.sim.collectives.experiments import compare_trees, sizes_by_speed, star_cluster
 from hetcoll.sim.collectives.model import (
     HockneyFit,
     HockneyModel,
@@ -65,6 +66,7 @@ __all__ = [
     "binomial_min_first_tree",
     "binomial_tree",
     "build_tree",
+    "compare_trees",
     "fit_hockney",
     "flat_tree",
     "max_min_rates",
@@ -73,6 +75,8 @@ __all__ = [
     "pairwise_prediction",
     "read_pingpong_csv",
     "routed_prediction",
+    "sizes_by_speed",
+    "star_cluster",
     "subtree_volumes",
     "traff_model_tree",
     "traff_tree",

@@ -15,46 +15,52 @@ _TOL = 1e-12
 
 
 @njit(cache=True, nogil=True)
-def _rates(moving, route_ptr, route_links, capacity, cap, rate):
-    n_links = capacity.shape[0]
-    remaining = capacity.copy()
-    count = np.zeros(n_links, np.int64)
-    unfixed = moving.copy()
+def _rates(moving, route_ptr, route_links, capacity, cap, rate, remaining, count, active):
+    """Max-min rates of the moving flows by progressive filling (scratch arrays given)."""
+    n_active = 0
     for f in range(moving.shape[0]):
         if moving[f]:
             for r in range(route_ptr[f], route_ptr[f + 1]):
-                count[route_links[r]] += 1
+                link = route_links[r]
+                if count[link] == 0:
+                    active[n_active] = link
+                    n_active += 1
+                    remaining[link] = capacity[link]
+                count[link] += 1
+    unfixed = moving.copy()
     left = unfixed.sum()
-    share = np.empty(n_links)
-    fixed_now = np.zeros(moving.shape[0], np.bool_)
     while left > 0:
         level = np.inf
-        for link in range(n_links):
-            share[link] = remaining[link] / count[link] if count[link] > 0 else np.inf
-            level = min(level, share[link])
+        for a in range(n_active):
+            link = active[a]
+            if count[link] > 0:
+                level = min(level, remaining[link] / count[link])
         for f in range(moving.shape[0]):
             if unfixed[f]:
                 level = min(level, cap[f])
         bound = level * (1 + _TOL)
+        fixed = np.zeros(moving.shape[0], np.bool_)
         for f in range(moving.shape[0]):
-            fixed_now[f] = False
             if not unfixed[f]:
                 continue
             hit = cap[f] <= bound
             for r in range(route_ptr[f], route_ptr[f + 1]):
-                if share[route_links[r]] <= bound:
+                link = route_links[r]
+                if remaining[link] <= bound * count[link]:
                     hit = True
             if hit:
                 rate[f] = level
-                unfixed[f] = False
-                fixed_now[f] = True
-                left -= 1
+                fixed[f] = True
         for f in range(moving.shape[0]):
-            if fixed_now[f]:
+            if fixed[f]:
+                unfixed[f] = False
+                left -= 1
                 for r in range(route_ptr[f], route_ptr[f + 1]):
                     link = route_links[r]
                     remaining[link] = max(remaining[link] - level, 0.0)
                     count[link] -= 1
+    for a in range(n_active):
+        count[active[a]] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -69,6 +75,9 @@ def routed_makespans(latency, size, route_ptr, route_links, capacity, cap, waits
     state = np.empty(n, np.int64)  # 0 waiting, 1 started, 2 done
     waiting = np.empty(n, np.int64)
     moving = np.zeros(n, np.bool_)
+    remaining = np.zeros(capacity.shape[0])
+    count = np.zeros(capacity.shape[0], np.int64)
+    active = np.zeros(capacity.shape[0], np.int64)
     for run in range(runs):
         now = 0.0
         finished_all = 0.0
@@ -105,7 +114,8 @@ def routed_makespans(latency, size, route_ptr, route_links, capacity, cap, waits
                 moving[k] = state[k] == 1 and wake[k] <= now
                 any_moving = any_moving or moving[k]
             if any_moving:
-                _rates(moving, route_ptr, route_links, capacity, cap, rate)
+                _rates(moving, route_ptr, route_links, capacity, cap, rate, remaining, count,
+                       active)
             step = np.inf
             for k in range(n):
                 if state[k] == 1:

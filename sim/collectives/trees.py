@@ -214,16 +214,14 @@ def binomial_tree(kind: str, root: str, sizes: Mapping[str, Fraction]) -> CommTr
 
 
 def _pick(model: PointToPoint, kind: str, node: str, candidates: Sequence[str],
-          volumes: Sequence[Fraction], largest: bool,
-          approx: np.ndarray | None = None) -> int:
+          volumes: Sequence[Fraction], largest: bool, approx: np.ndarray) -> int:
     """Index in ``candidates`` of the one with the least (largest) predicted time.
 
-    Floats shortlist; the exact times decide among near-equal values; ties go to
-    the earliest candidate.  Candidates without a link lose unless all lack one.
+    ``approx`` (floats, inf for no link) shortlists; the exact times decide among
+    near-equal values; ties go to the earliest candidate.  Candidates without a link
+    lose unless all lack one.  ``candidates`` and ``volumes`` are read only for the
+    shortlist, so they may be lazy sequences.
     """
-    if approx is None:
-        approx = np.array([_approx_one(model, kind, node, c, v)
-                           for c, v in zip(candidates, volumes, strict=True)])
     finite = np.isfinite(approx)
     if not finite.any():
         return 0
@@ -237,16 +235,31 @@ def _pick(model: PointToPoint, kind: str, node: str, candidates: Sequence[str],
     return int(near[exact.index(target)])
 
 
+class _Lazy(Sequence):
+    """``items[i]`` for the local indices ``index``, computed only when read."""
+
+    def __init__(self, items: Sequence, index: np.ndarray) -> None:
+        self.items, self.index = items, index
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __getitem__(self, i):
+        return self.items[self.index[i]]
+
+
+def _approx(model: PointToPoint, kind: str, node: int, others: np.ndarray,
+            volume: np.ndarray) -> np.ndarray:
+    """Float t(node, other, volume) (t(other, node, volume) for gatherv), model indices."""
+    node_at = np.full(len(others), node)
+    return (model.approx(node_at, others, volume) if kind == "scatterv"
+            else model.approx(others, node_at, volume))
+
+
 def _time(model: PointToPoint, kind: str, node: str, other: str,
           volume: Fraction) -> Fraction | None:
     return (model.time(node, other, volume) if kind == "scatterv"
             else model.time(other, node, volume))
-
-
-def _approx_one(model: PointToPoint, kind: str, node: str, other: str,
-                volume: Fraction) -> float:
-    exact = _time(model, kind, node, other, volume)
-    return np.inf if exact is None else float(exact)
 
 
 def _model_index(model: PointToPoint, names: Sequence[str]) -> np.ndarray:
@@ -263,20 +276,19 @@ def _mapped_binomial(kind: str, root: str, sizes: Mapping[str, Fraction],
     p = len(names)
     where = _model_index(model, names)
     volume = np.array([float(sizes[n]) for n in names])
+    exact = [sizes[n] for n in names]
     free = np.ones(p, dtype=bool)
     free[names.index(root)] = False
-    process = [root]
+    process = [names.index(root)]
     for q in range(1, p):
         node = process[q - (q & -q)]
         candidates = np.flatnonzero(free)
-        node_at = np.full(len(candidates), where[names.index(node)])
-        src, dst = ((node_at, where[candidates]) if kind == "scatterv"
-                    else (where[candidates], node_at))
-        approx = model.approx(src, dst, volume[candidates])
-        chosen = candidates[_pick(model, kind, node, [names[c] for c in candidates],
-                                  [sizes[names[c]] for c in candidates], largest, approx)]
+        approx = _approx(model, kind, where[node], where[candidates], volume[candidates])
+        chosen = candidates[_pick(model, kind, names[node], _Lazy(names, candidates),
+                                  _Lazy(exact, candidates), largest, approx)]
         free[chosen] = False
-        process.append(names[chosen])
+        process.append(int(chosen))
+    process = [names[i] for i in process]
     algorithm = "binomial-max-first" if largest else "binomial-min-first"
     return _from_positions(kind, root, names, process, algorithm)
 
@@ -455,7 +467,7 @@ def traff_model_tree(kind: str, root: str, sizes: Mapping[str, Fraction],
     Dichev, Rychkov, Lastovetsky, §2, "Model-based Träff algorithm" and their Fig. 1.
     """
     names = _check(kind, root, sizes)
-    _model_index(model, names)
+    where = dict(zip(names, _model_index(model, names).tolist(), strict=True))
     order = {n: i for i, n in enumerate(names)}
     kids: dict[str, list[str]] = {}
     stack = [(root, [n for n in names if n != root])]
@@ -471,7 +483,10 @@ def traff_model_tree(kind: str, root: str, sizes: Mapping[str, Fraction],
         for lo, hi in _halve(Fraction(0), weights):
             subset = members[lo:hi]
             volume = sum((sizes[n] for n in subset), Fraction(0))
-            head = subset[_pick(model, kind, node, subset, [volume] * len(subset), False)]
+            approx = _approx(model, kind, where[node], np.array([where[n] for n in subset]),
+                             np.full(len(subset), float(volume)))
+            head = subset[_pick(model, kind, node, subset, [volume] * len(subset), False,
+                                approx)]
             kids.setdefault(node, []).append(head)
             stack.append((head, [n for n in subset if n != head]))
     return _tree(kind, root, names, kids, "traff-model")

@@ -94,22 +94,16 @@ def _sizes(args, platform) -> dict[str, Fraction]:
     if args.sizes is not None:
         given = parse_sizes(args.sizes, platform.names)
     else:
-        total = positive_fraction(args.sizes_by_speed, "--sizes-by-speed")
-        speed = {p.name: 1 / p.comp for p in platform.processors}
-        whole = sum(speed.values())
-        given = {name: Fraction(int(total * s / whole)) for name, s in speed.items()}
+        from hetcoll.sim.collectives import sizes_by_speed
+
+        given = sizes_by_speed(platform, positive_fraction(args.sizes_by_speed,
+                                                           "--sizes-by-speed"))
     given.setdefault(args.root, Fraction(0))
     return {name: given[name] for name in platform.names if name in given}
 
 
 def run(args) -> int:
-    from hetcoll.sim.collectives import (
-        ALGORITHMS,
-        HockneyModel,
-        build_tree,
-        pairwise_prediction,
-        routed_prediction,
-    )
+    from hetcoll.sim.collectives import ALGORITHMS, compare_trees
 
     if args.algorithm != "all" and args.algorithm not in ALGORITHMS:
         raise InputError(f"--algorithm {args.algorithm!r}: expected one of "
@@ -118,13 +112,10 @@ def run(args) -> int:
     platform, network = _load(args)
     platform.require(args.root, "--root")
     sizes = _sizes(args, platform)
-    model = HockneyModel(platform)
     names = ALGORITHMS if args.algorithm == "all" else (args.algorithm,)
     runs, other = {}, {}
-    for name in names:
-        tree = build_tree(name, args.kind, args.root, sizes, model)
-        pairwise = pairwise_prediction(tree, sizes, model)
-        routed = routed_prediction(tree, sizes, network)
+    for name, (tree, pairwise, routed) in compare_trees(args.kind, args.root, sizes, platform,
+                                                        network, names).items():
         runs[name] = (tree, pairwise if args.network == "pairwise" else routed)
         other[name] = {"pairwise": exact_pair("time", pairwise.time),
                        "routed": exact_pair("time", routed.time)}
