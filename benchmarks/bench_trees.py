@@ -9,7 +9,7 @@ Usage::
 2. The pairwise predictor on binomial trees of p = 2^10 ... 2^16: time per process.
 3. The 39-node Monte Carlo: 10^5 noisy runs x 6 trees, pairwise then routed.
 4. DRL's experiments: (a) 14 nodes on one switch (HCL), (b) 39 nodes of 5 clusters on
-   2 sites (examples/drl_two_sites.xml); block sizes proportional to CPU speed;
+   2 sites (examples/trees/drl_two_sites.xml); block sizes proportional to CPU speed;
    reductions of the model-based trees against their originals, both network models,
    beside the paper's figures.  Printed as Markdown tables.
 """
@@ -73,7 +73,7 @@ def predictor_scaling() -> None:
 
 
 def monte_carlo(runs: int) -> None:
-    sg = read_simgrid(ROOT / "examples/drl_two_sites.xml")
+    sg = read_simgrid(ROOT / "examples/trees/drl_two_sites.xml")
     sizes = sizes_by_speed(sg.platform, 39 * 10**6)
     model, root = HockneyModel(sg.platform), sg.platform.names[0]
     print(f"\n## Monte Carlo, 39 nodes, {runs} runs x 6 trees, gamma CV 0.3, scatterv\n")
@@ -144,7 +144,7 @@ def main() -> None:
                hcl_cluster(), totals, "DRL: max-first binomial 25-35% faster than binomial "
                "for large messages; modified Traff about the original.", exponent=3)
     reductions("(b) Grid'5000, 39 nodes, 5 clusters, 2 sites", read_simgrid(
-        ROOT / "examples/drl_two_sites.xml"), totals,
+        ROOT / "examples/trees/drl_two_sites.xml"), totals,
         "DRL: up to 75% (binomial, min-first) and up to 60% (Traff).")
 
 

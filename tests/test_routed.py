@@ -110,7 +110,7 @@ def test_routed_equals_pairwise_when_no_link_is_shared(case):
 
 def test_flat_tree_never_shares_on_the_two_sites():
     # The root's transfers follow one another: nothing runs at the same time.
-    sg = read_simgrid("examples/drl_two_sites.xml")
+    sg = read_simgrid("examples/trees/drl_two_sites.xml")
     sizes = {n: F(10**6 * (1 + i % 3)) for i, n in enumerate(sg.platform.names)}
     for kind in ("scatterv", "gatherv"):
         tree = build_tree("flat", kind, "pastel-3.toulouse", sizes)

@@ -90,7 +90,7 @@ def test_cluster_route_is_up_backbone_down():
 
 
 def test_two_sites_route_crosses_the_gateways():
-    sg = read_simgrid("examples/drl_two_sites.xml")
+    sg = read_simgrid("examples/trees/drl_two_sites.xml")
     assert len(sg.platform.names) == 39
     assert sg.routes[("bordereau-3.bordeaux", "violette-8.toulouse")] == (
         "bordereau_link_3_UP", "bordereau_backbone", "uplink_bordereau",

@@ -10,8 +10,8 @@ import pytest
 from hetcoll.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-HAND = str(ROOT / "examples" / "trees_4proc.json")
-TWO_SITES = str(ROOT / "examples" / "drl_two_sites.xml")
+HAND = str(ROOT / "examples" / "trees" / "hand_4proc.json")
+TWO_SITES = str(ROOT / "examples" / "trees" / "drl_two_sites.xml")
 ALGORITHMS = ["flat", "binomial", "binomial-min-first", "binomial-max-first", "traff",
               "traff-model"]
 

@@ -1,6 +1,6 @@
 """Scatterv/gatherv trees (DRL §2) and the pairwise predictor.
 
-Oracles: trees and times computed by hand on examples/trees_4proc.json (docs/trees.md
+Oracles: trees and times computed by hand on examples/trees/hand_4proc.json (docs/trees.md
 shows the arithmetic); the binomial shape and the mapping rule checked from their
 definitions; an independent event-driven simulation for the predictor.
 """
@@ -23,7 +23,7 @@ from hetcoll.sim.collectives import (
 )
 from hetcoll.sim.collectives.trees import CommTree
 
-HAND = read_platform("examples/trees_4proc.json")
+HAND = read_platform("examples/trees/hand_4proc.json")
 HAND_SIZES = {"P0": F(1), "P1": F(4), "P2": F(1), "P3": F(8)}
 
 # Children lists by hand (docs/trees.md, "A hand example"), scatterv sending order.

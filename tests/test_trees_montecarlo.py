@@ -24,7 +24,7 @@ from hetcoll.sim.collectives import (
     tree_monte_carlo,
 )
 
-HAND = read_platform("examples/trees_4proc.json")
+HAND = read_platform("examples/trees/hand_4proc.json")
 HAND_SIZES = {"P0": F(1), "P1": F(4), "P2": F(1), "P3": F(8)}
 
 

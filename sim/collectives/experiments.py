@@ -110,7 +110,7 @@ def compare_trees(kind: str, root: str, sizes: Mapping[str, Fraction], platform:
     Examples
     --------
     >>> from hetcoll.core.platform import read_platform
-    >>> p = read_platform("examples/trees_4proc.json")
+    >>> p = read_platform("examples/trees/hand_4proc.json")
     >>> sizes = {"P0": Fraction(1), "P1": Fraction(4), "P2": Fraction(1), "P3": Fraction(8)}
     >>> out = compare_trees("scatterv", "P0", sizes, p)
     >>> {name: int(pair.time) for name, (_, pair, _) in out.items()}["traff-model"]

@@ -121,7 +121,7 @@ def noisy_routed_times(tree: CommTree, sizes: Mapping[str, Fraction], network: N
     --------
     >>> from hetcoll.core.platform import read_platform
     >>> from hetcoll.sim.collectives import Network, binomial_tree
-    >>> p = read_platform("examples/trees_4proc.json")
+    >>> p = read_platform("examples/trees/hand_4proc.json")
     >>> sizes = {"P0": Fraction(1), "P1": Fraction(4), "P2": Fraction(1), "P3": Fraction(8)}
     >>> tree = binomial_tree("scatterv", "P0", sizes)
     >>> noisy_routed_times(tree, sizes, Network.from_platform(p), np.ones((1, 3))).tolist()
@@ -200,7 +200,7 @@ def tree_monte_carlo(kind: str, root: str, sizes: Mapping[str, Fraction],
     --------
     >>> from hetcoll.core.platform import read_platform
     >>> from hetcoll.sim.collectives import HockneyModel
-    >>> p = read_platform("examples/trees_4proc.json")
+    >>> p = read_platform("examples/trees/hand_4proc.json")
     >>> sizes = {"P0": Fraction(1), "P1": Fraction(4), "P2": Fraction(1), "P3": Fraction(8)}
     >>> out = tree_monte_carlo("scatterv", "P0", sizes, HockneyModel(p), runs=1000, cv=0)
     >>> out["traff-model"].mean, out["binomial-min-first"].quantiles[0.9]

@@ -58,7 +58,7 @@ class Network:
         Examples
         --------
         >>> from hetcoll.core.platform import read_platform
-        >>> net = Network.from_platform(read_platform("examples/trees_4proc.json"))
+        >>> net = Network.from_platform(read_platform("examples/trees/hand_4proc.json"))
         >>> net.routes[("P0", "P2")], net.links["P0->P2"].bandwidth
         (('P0->P2',), Fraction(4, 1))
         """
@@ -186,7 +186,7 @@ def routed_prediction(tree: CommTree, sizes: Mapping[str, Fraction],
     --------
     >>> from hetcoll.core.platform import read_platform
     >>> from hetcoll.sim.collectives import HockneyModel, build_tree
-    >>> p = read_platform("examples/trees_4proc.json")
+    >>> p = read_platform("examples/trees/hand_4proc.json")
     >>> sizes = {"P0": Fraction(1), "P1": Fraction(4), "P2": Fraction(1), "P3": Fraction(8)}
     >>> tree = build_tree("binomial", "scatterv", "P0", sizes)
     >>> routed_prediction(tree, sizes, Network.from_platform(p)).time

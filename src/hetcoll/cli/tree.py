@@ -35,7 +35,7 @@ def register(subparsers) -> None:
             kind, help=f"irregular {kind[:-1]} ({kind}) from/to one root",
             description=f"Trees for one {kind} and its predicted time.  Every process named "
             f"in --sizes (and the root) takes part, in the platform's order (the rank order).",
-            epilog=f"example:\n  hetcoll tree {kind} examples/trees_4proc.json --root P0 "
+            epilog=f"example:\n  hetcoll tree {kind} examples/trees/hand_4proc.json --root P0 "
             f"--sizes P0=1,P1=4,P2=1,P3=8 --algorithm all",
             formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("platform", metavar="PLATFORM",

@@ -521,7 +521,7 @@ def read_simgrid(path: str | Path, **options) -> SimGridPlatform:
 
     Examples
     --------
-    >>> sg = read_simgrid("examples/drl_two_sites.xml")
+    >>> sg = read_simgrid("examples/trees/drl_two_sites.xml")
     >>> len(sg.platform.processors), len(sg.routes)
     (39, 1482)
     """
