@@ -143,11 +143,7 @@ def noisy_routed_times(tree: CommTree, sizes: Mapping[str, Fraction], network: N
         cap.append(float(min(fat)) if fat else np.inf)
         links.extend(dict.fromkeys(shared[n] for n in route if n in shared))
         pointer.append(len(links))
-    waits = _dependencies(tree, order)
-    unlocks: list[list[int]] = [[] for _ in order]
-    for i, w in enumerate(waits):
-        for j in w:
-            unlocks[j].append(i)
+    waits, unlocks = _dependencies(tree, order)
     capacity = np.zeros(len(shared))
     for name, i in shared.items():
         capacity[i] = float(network.links[name].bandwidth)

@@ -130,8 +130,9 @@ def max_min_rates(flows: Mapping[object, tuple[str, ...]],
     return rates
 
 
-def _dependencies(tree: CommTree, order: list[tuple[str, str]]) -> list[list[int]]:
-    """For each transfer, the transfers it waits for (one-port, the tree's order)."""
+def _dependencies(tree: CommTree, order: list[tuple[str, str]]
+                  ) -> tuple[list[list[int]], list[list[int]]]:
+    """For each transfer, the transfers it waits for and those it frees (one-port)."""
     index = {pair: i for i, pair in enumerate(order)}
     waits: list[list[int]] = [[] for _ in order]
     for node, kids in tree.children.items():
@@ -146,7 +147,11 @@ def _dependencies(tree: CommTree, order: list[tuple[str, str]]) -> list[list[int
             if tree.kind == "gatherv":
                 waits[me].extend(index[(g, child)] for g in tree.children[child])
             previous = me
-    return waits
+    unlocks: list[list[int]] = [[] for _ in order]
+    for i, w in enumerate(waits):
+        for j in w:
+            unlocks[j].append(i)
+    return waits, unlocks
 
 
 def _require_routes(order: list[tuple[str, str]], network: Network) -> None:
@@ -200,12 +205,8 @@ def routed_prediction(tree: CommTree, sizes: Mapping[str, Fraction],
     volume = subtree_volumes(tree, sizes)
     order = transfer_order(tree)
     _require_routes(order, network)
-    waits = _dependencies(tree, order)
+    waits, unlocks = _dependencies(tree, order)
     waiting = [len(w) for w in waits]
-    unlocks: list[list[int]] = [[] for _ in order]
-    for i, w in enumerate(waits):
-        for j in w:
-            unlocks[j].append(i)
     size = [volume[dst] if tree.kind == "scatterv" else volume[src] for src, dst in order]
     route = [network.routes[pair] for pair in order]
     start: dict[int, Fraction] = {}
