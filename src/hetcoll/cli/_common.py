@@ -152,7 +152,8 @@ SCENARIO_HELP = {"scatter": "series of scatters from one source",
 def add_scenario_arguments(parser: argparse.ArgumentParser, kind: str) -> None:
     """Add ``PLATFORM`` and the scenario options of ``kind`` (``"scatter"``: ``--source``,
     ``--targets``; ``"reduce"``: ``--participants``, ``--target``)."""
-    parser.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
+    parser.add_argument("platform", metavar="PLATFORM",
+                        help="platform file (.json, .graphml or SimGrid .xml)")
     for _, flag, text, _ in SCENARIO_OPTIONS[kind]:
         parser.add_argument(flag, help=text)
 
