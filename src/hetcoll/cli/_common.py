@@ -166,7 +166,8 @@ def add_scenario_arguments(parser: argparse.ArgumentParser, kind: str) -> None:
     """Add ``PLATFORM`` and the scenario options of ``kind`` (``"scatter"``: ``--source``,
     ``--targets``; ``"gather"``: ``--sources``, ``--target``; ``"reduce"``:
     ``--participants``, ``--target``); scatter and gather also get ``--sizes``."""
-    parser.add_argument("platform", metavar="PLATFORM", help="platform file (.json or .graphml)")
+    parser.add_argument("platform", metavar="PLATFORM",
+                        help="platform file (.json, .graphml or SimGrid .xml)")
     for _, flag, text, _ in SCENARIO_OPTIONS[kind]:
         parser.add_argument(flag, help=text)
     if kind in SIZED_SCENARIOS:
@@ -294,7 +295,8 @@ def scenario_operation(args: argparse.Namespace, platform: Any) -> Any:
 def parse_sizes(text: str | None, flag: str) -> dict[str, Any] | None:
     """``"A=3,B=1/2"`` -> ``{"A": Fraction(3), "B": Fraction(1, 2)}`` (None stays None).
 
-    Sizes are exact (:func:`hetcoll.core.numbers.positive_fraction`).
+    Sizes are exact and positive (:func:`hetcoll.core.sizes.parse_sizes`); the names
+    are checked by the operation they are given to.
 
     Raises
     ------
@@ -307,19 +309,9 @@ def parse_sizes(text: str | None, flag: str) -> dict[str, Any] | None:
     >>> parse_sizes("A=3, B=1/2", "--sizes")
     {'A': Fraction(3, 1), 'B': Fraction(1, 2)}
     """
-    from hetcoll.core.numbers import positive_fraction
+    from hetcoll.core.sizes import parse_sizes as parse
 
-    if text is None:
-        return None
-    sizes = {}
-    for item in split_names(text, flag):
-        name, equals, value = (part.strip() for part in item.partition("="))
-        if not equals or not name:
-            raise InputError(f"{flag}: expected NAME=SIZE, got {item!r}")
-        if name in sizes:
-            raise InputError(f"{flag}: {name!r} is given twice")
-        sizes[name] = positive_fraction(value, f"{flag}: size of {name}")
-    return sizes
+    return None if text is None else parse(text, None, flag, positive=True)
 
 
 def split_names(text: str, what: str) -> list[str]:

@@ -20,7 +20,8 @@ JSON format
       "description": "free text (optional)",
       "processors": [{"name": "P0", "compute": "3/2"}, ...],
       "links": [{"from": "P0", "to": "P1", "cost": 1},
-                {"from": "P1", "to": "P2", "cost": "0.5", "bidirectional": true}, ...],
+                {"from": "P1", "to": "P2", "cost": "0.5", "bidirectional": true},
+                {"from": "P2", "to": "P0", "cost": "1/8", "latency": "1/100"}, ...],
       "scatter": {"source": "P0", "targets": ["P1", "P2"]},        (optional)
       "gather": {"sources": ["P1", "P2"], "target": "P0",
                  "sizes": {"P2": "1/2"}},                           (optional)
@@ -34,9 +35,15 @@ Numbers may be ints, floats or strings (``"3/7"``, ``"0.25"``).  A link with
 gather scenario may give ``"sizes"``: the message size of some of its targets
 (sources), exact numbers; the others default to 1.
 
+A link's optional ``"latency"`` (default 0) is the start-up time alpha of the Hockney
+model t = alpha + cost * m used by the scatterv/gatherv trees
+(:mod:`hetcoll.sim.collectives`); the steady-state LPs ignore it (latency is amortised
+in steady state).  Files without it keep their meaning.
+
 GraphML files hold the same data: node attribute ``compute``, edge attribute
-``cost`` (numbers or ``"p/q"`` strings); undirected graphs stand for both
-directions; the optional graph attributes ``description``, ``scatter``, ``gather`` and
+``cost`` (numbers or ``"p/q"`` strings) and optional ``latency``; undirected graphs
+stand for both directions; the optional graph attributes ``description``,
+``scatter``, ``gather`` and
 ``reduce`` hold the same values (the scenarios as JSON strings).
 """
 
@@ -54,7 +61,7 @@ import networkx as nx
 
 from hetcoll.core.errors import InputError
 from hetcoll.core.jsonio import parse_json, read_text
-from hetcoll.core.numbers import fraction_str, positive_fraction
+from hetcoll.core.numbers import fraction_str, nonnegative_number, positive_fraction
 
 __all__ = [
     "Link",
@@ -91,11 +98,15 @@ class Link:
     """A directed link; sending one unit-size message takes ``comm``.
 
     ``comm`` is LMR's c(j, k) and RR's d(i, j); the platform file's key is ``"cost"``.
+    ``latency`` (key ``"latency"``, default 0) is the Hockney start-up time alpha: a
+    message of size m takes ``latency + comm * m`` (Dichev, Rychkov, Lastovetsky, §2).
+    The steady-state LPs ignore it.
     """
 
     source: str
     target: str
     comm: Fraction
+    latency: Fraction = Fraction(0)
 
     @property
     def cost(self) -> Fraction:
@@ -146,6 +157,14 @@ class Platform:
     @cached_property
     def _link_costs(self) -> dict[tuple[str, str], Fraction]:
         return {(link.source, link.target): link.comm for link in self.links}
+
+    @cached_property
+    def _links(self) -> dict[tuple[str, str], Link]:
+        return {(link.source, link.target): link for link in self.links}
+
+    def link(self, a: str, b: str) -> Link | None:
+        """The link ``a -> b``, or None when the platform has none."""
+        return self._links.get((a, b))
 
     def compute_cost(self, name: str) -> Fraction:
         """Time processor ``name`` takes for one reduction task.
@@ -209,6 +228,7 @@ def _validate(platform: Platform) -> None:
             raise InputError(f"duplicate link {link.source}->{link.target}")
         pairs.add((link.source, link.target))
         positive_fraction(link.comm, f"cost of link {link.source}->{link.target}")
+        nonnegative_number(link.latency, f"latency of link {link.source}->{link.target}")
     for key in SCENARIO_KEYS:
         if platform.scenario(key) is not None:
             _check_scenario(platform, platform.scenario(key), key, _SCENARIO_FIELDS[key])
@@ -328,7 +348,7 @@ def platform_from_dict(data: Mapping[str, Any]) -> Platform:
     for i, item in enumerate(links_data):
         if not isinstance(item, Mapping):
             raise InputError(f"links[{i}] must be an object")
-        extra = sorted(set(item) - {"from", "to", "cost", "bidirectional"})
+        extra = sorted(set(item) - {"from", "to", "cost", "latency", "bidirectional"})
         if extra:
             raise InputError(f"links[{i}] has unknown field {extra[0]!r}")
         a, b = item.get("from"), item.get("to")
@@ -338,9 +358,10 @@ def platform_from_dict(data: Mapping[str, Any]) -> Platform:
         both = item.get("bidirectional", False)
         if not isinstance(both, bool):
             raise InputError(f"links[{i}] field \"bidirectional\" must be true or false")
-        links.append(Link(a, b, cost))
+        latency = nonnegative_number(item.get("latency", 0), f"latency of link {a}->{b}")
+        links.append(Link(a, b, cost, latency))
         if both:
-            links.append(Link(b, a, cost))
+            links.append(Link(b, a, cost, latency))
     description = data.get("description", "")
     if not isinstance(description, str):
         raise InputError("platform \"description\" must be a string")
@@ -403,6 +424,7 @@ def platform_to_dict(platform: Platform) -> dict[str, Any]:
     data["processors"] = [{"name": p.name, "compute": _number(p.comp)}
                           for p in platform.processors]
     data["links"] = [{"from": link.source, "to": link.target, "cost": _number(link.comm)}
+                     | ({"latency": _number(link.latency)} if link.latency else {})
                      for link in platform.links]
     for key in SCENARIO_KEYS:
         if platform.scenario(key) is not None:
@@ -456,9 +478,10 @@ def platform_from_networkx(graph: nx.Graph) -> Platform:
     links = []
     for a, b, attrs in graph.edges(data=True):
         cost = positive_fraction(attrs.get("cost"), f"cost of link {a}->{b}")
-        links.append(Link(str(a), str(b), cost))
+        latency = nonnegative_number(attrs.get("latency", 0), f"latency of link {a}->{b}")
+        links.append(Link(str(a), str(b), cost, latency))
         if not graph.is_directed():
-            links.append(Link(str(b), str(a), cost))
+            links.append(Link(str(b), str(a), cost, latency))
     scenarios = {}
     for key in SCENARIO_KEYS:
         value = graph.graph.get(key)
@@ -510,7 +533,8 @@ def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGrap
     for proc in platform.processors:
         graph.add_node(proc.name, compute=convert(proc.comp))
     for link in platform.links:
-        graph.add_edge(link.source, link.target, cost=convert(link.comm))
+        graph.add_edge(link.source, link.target, cost=convert(link.comm),
+                       **({"latency": convert(link.latency)} if link.latency else {}))
     return graph
 
 
@@ -518,15 +542,15 @@ def platform_to_networkx(platform: Platform, *, exact: bool = True) -> nx.DiGrap
 
 
 def read_platform(path: str | Path) -> Platform:
-    """Read a platform from a ``.json`` or ``.graphml`` file.
+    """Read a platform from a ``.json``, ``.graphml`` or SimGrid ``.xml`` file.
 
     Parameters
     ----------
     path : str or Path
         A ``.json`` file in the format of this module's docstring, or a ``.graphml``
-        file (see :func:`platform_from_networkx`); the suffix chooses the reader.
-        ``"-"`` reads JSON from standard input.
-        ``"-"`` reads JSON from standard input.
+        file (see :func:`platform_from_networkx`), or a SimGrid platform ``.xml``
+        (:func:`hetcoll.core.simgrid.read_simgrid`, default options); the suffix
+        chooses the reader.  ``"-"`` reads JSON from standard input.
 
     Returns
     -------
@@ -554,8 +578,13 @@ def read_platform(path: str | Path) -> Platform:
     stdin = str(path) == "-"
     path = Path(path)
     suffix = ".json" if stdin else path.suffix.lower()
+    if suffix == ".xml":
+        from hetcoll.core.simgrid import read_simgrid
+
+        return read_simgrid(path).platform
     if suffix not in (".json", ".graphml"):
-        raise InputError(f"{path}: unknown platform format {suffix!r} (use .json or .graphml)")
+        raise InputError(f"{path}: unknown platform format {suffix!r} "
+                         f"(use .json, .graphml or a SimGrid .xml)")
     text = read_text("-" if stdin else path)
     name = "<stdin>" if stdin else str(path)
     try:
@@ -620,7 +649,8 @@ def write_platform(platform: Platform, path: str | Path, *, overwrite: bool = Fa
     for proc in platform.processors:
         graph.add_node(proc.name, compute=fraction_str(proc.comp))
     for link in platform.links:
-        graph.add_edge(link.source, link.target, cost=fraction_str(link.comm))
+        graph.add_edge(link.source, link.target, cost=fraction_str(link.comm),
+                       **({"latency": fraction_str(link.latency)} if link.latency else {}))
     nx.write_graphml(graph, path)
 
 
