@@ -6,6 +6,8 @@ from collections.abc import Callable, Sequence
 from functools import reduce as _fold
 from typing import Any
 
+import numpy as np
+
 from hetcoll.core.errors import InputError
 from hetcoll.sim.imbalance.dynamic import perfect_knowledge, tree_dyn
 from hetcoll.sim.imbalance.local_reduce import local_reduce
@@ -101,7 +103,7 @@ def simulate_reduction(
     in_order = None
     if values is not None:
         expected = [_fold(operator, column) for column in zip(*values, strict=True)]
-        in_order = value == expected
+        in_order = all(bool(np.all(x == y)) for x, y in zip(value, expected, strict=True))
     return ImbalanceResult(0, "reduction complete", algorithm, model.p, model.root, starts,
                            last, **metrics(starts, last, model.root), value=value,
                            in_order=in_order, trace=ops if trace else [])
