@@ -66,8 +66,8 @@ def perfect_knowledge(model: FlatModel, delays: Sequence, values: Sequence | Non
     Examples
     --------
     >>> m = FlatModel(3, 1, alpha=1, beta=0, gamma=1)
-    >>> perfect_knowledge(m, [0, 0, 10], None, None)[0]
-    [Fraction(14, 1), Fraction(1, 1), Fraction(11, 1)]
+    >>> perfect_knowledge(m, [0, 0, 10], None, None)[0]  # P0 -> P1, P1 -> P2, P2 -> root
+    [Fraction(13, 1), Fraction(11, 1), Fraction(13, 1)]
     """
     from hetcoll.sim.marendic import perfect_knowledge_reduction
 

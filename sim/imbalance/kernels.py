@@ -210,8 +210,8 @@ def local_reduce_terminations(delays: np.ndarray, alpha: float, transfer: float,
 
     Examples
     --------
-    >>> local_reduce_terminations(np.zeros((1, 4)), 0.0, 1.0, np.ones(4), 0)[0, 0]
-    4.0
+    >>> local_reduce_terminations(np.zeros((1, 4)), 0.0, 1.0, np.ones(4), 0)[0].tolist()
+    [4.0, 1.0, 3.0, 1.0]
     """
     delays = np.ascontiguousarray(delays, dtype=np.float64)
     out = np.empty_like(delays)

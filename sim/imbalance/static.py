@@ -239,8 +239,8 @@ def programs(algorithm: str, p: int, elements: int, root: int = 0):
     Examples
     --------
     >>> sends, recvs, result = programs("binomial", 4, 8)
-    >>> [s.peer for lane in sends for s in lane]
-    [0, 2, 0]
+    >>> [s.peer for lane in sends for s in lane]  # P1 -> P0, P2 -> P0, P3 -> P2
+    [0, 0, 2]
     """
     if algorithm not in _BUILDERS:
         raise InputError(f"unknown static algorithm {algorithm!r}; expected one of "
