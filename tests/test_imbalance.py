@@ -331,3 +331,20 @@ def test_cli_bad_input_one_line_exit_2(capsys, argv, culprit):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and culprit in err, err
+
+
+@pytest.mark.parametrize("p", [1, 2, 7, 33])
+def test_compiled_local_reduce_equals_the_exact_simulator_with_ties(p):
+    from hetcoll.sim.imbalance.kernels import local_reduce_terminations
+
+    rng = np.random.default_rng(p)
+    draws = rng.gamma(2, 0.5, (12, p))
+    draws[::3] = np.round(draws[::3])  # simultaneous events
+    draws[1] = 0
+    model = FlatModel(p, 3, 0.5, 0.25, [0.1 * (i + 1) for i in range(p)], root=p // 2)
+    compiled = local_reduce_terminations(draws, model.alpha, model.transfer(0, 0, 3),
+                                         np.array([model.combine(j, 3) for j in range(p)]),
+                                         model.root)
+    for run in range(12):
+        exact = simulate_reduction("local-reduce", model, list(draws[run]), trace=False)
+        assert exact.terminations == compiled[run].tolist()

@@ -60,86 +60,111 @@ def _pop(times, counters, data, size):
 
 @njit(cache=True)
 def _one_run(delays, alpha, transfer, combine, root, last, times, counters, data, up, down,
-             state, awaiting, deferred, offered):
+             state, awaiting, deferred, offered, queue_t, queue_c, queue_d):
+    # Every control message takes α and every data transfer α + nβ, so each kind
+    # arrives in the order it was sent: two FIFO queues (messages, deliveries) in
+    # queue_* (messages from the front half, deliveries from the back half), the
+    # sorted start times, and a heap for the combines (γ may differ per process).
+    # The next event is the least (time, counter) of the four heads: the order of
+    # the reference simulator's single heap.
     p = delays.shape[0]
-    capacity = times.shape[0]
+    half = queue_t.shape[0] // 2
+    order = np.argsort(delays, kind="mergesort")
+    next_start = 0
+    m_head, m_tail, d_head, d_tail = 0, 0, half, half
     size = 0
-    counter = 0
+    counter = p  # the starts hold counters 0..p-1, in rank order
     for i in range(p):
         up[i] = i + 1 if i + 1 < p else -1
         down[i] = i - 1
         last[i] = delays[i]
         state[i] = _IDLE
         awaiting[i] = deferred[i] = offered[i] = False
-    for i in range(p):
-        size = _push(times, counters, data, size, counter, delays[i], _START, i, 0, 0)
-        counter += 1
-    while size > 0:
-        if size + 4 > capacity:
+    while True:
+        source = -1
+        best_t, best_c = np.inf, np.int64(0)
+        if next_start < p:
+            source, best_t, best_c = 0, delays[order[next_start]], order[next_start]
+        if m_head < m_tail and (queue_t[m_head] < best_t or (
+                queue_t[m_head] == best_t and queue_c[m_head] < best_c)):
+            source, best_t, best_c = 1, queue_t[m_head], queue_c[m_head]
+        if d_head < d_tail and (queue_t[d_head] < best_t or (
+                queue_t[d_head] == best_t and queue_c[d_head] < best_c)):
+            source, best_t, best_c = 2, queue_t[d_head], queue_c[d_head]
+        if size > 0 and (times[0] < best_t or (times[0] == best_t and counters[0] < best_c)):
+            source, best_t, best_c = 3, times[0], counters[0]
+        if source < 0:
+            break
+        now = best_t
+        if source == 0:
+            kind, a, b, c = _START, order[next_start], 0, 0
+            next_start += 1
+        elif source == 1:
+            kind, a, b, c = queue_d[m_head, 0], queue_d[m_head, 1], queue_d[m_head, 2], \
+                queue_d[m_head, 3]
+            m_head += 1
+        elif source == 2:
+            kind, a, b, c = _DELIVERED, queue_d[d_head, 1], queue_d[d_head, 2], 0
+            d_head += 1
+        else:
+            kind, a, b, c = _COMBINED, data[0, 1], 0, 0
+            size = _pop(times, counters, data, size)
+        if m_tail + 4 > half or d_tail + 2 > queue_t.shape[0]:
             return False
-        now = times[0]
-        kind, a, b, c = data[0, 0], data[0, 1], data[0, 2], data[0, 3]
-        size = _pop(times, counters, data, size)
         if kind in (_START, _COMBINED):
             i = a
             state[i] = _READY
             if down[i] >= 0:
-                end = now + alpha
-                last[i] = max(last[i], end)
-                size = _push(times, counters, data, size, counter, end, _COMPLETION, i,
-                             down[i], 0)
+                m_tail = _message(now + alpha, counter, _COMPLETION, i, down[i], 0, last,
+                                  queue_t, queue_c, queue_d, m_tail)
                 counter += 1
             if offered[i] and up[i] >= 0:
                 offered[i] = False
                 awaiting[i] = True
-                end = now + alpha
-                last[i] = max(last[i], end)
-                size = _push(times, counters, data, size, counter, end, _HANDSHAKE, i, up[i], 0)
+                m_tail = _message(now + alpha, counter, _HANDSHAKE, i, up[i], 0, last,
+                                  queue_t, queue_c, queue_d, m_tail)
                 counter += 1
         elif kind == _COMPLETION:
             sender, i = a, b
             if state[i] == _DONE:
-                end = now + alpha
-                last[i] = max(last[i], end)
-                size = _push(times, counters, data, size, counter, end, _REDIRECT, i, sender,
-                             down[i])
+                m_tail = _message(now + alpha, counter, _REDIRECT, i, sender, down[i], last,
+                                  queue_t, queue_c, queue_d, m_tail)
                 counter += 1
             elif state[i] == _READY and not awaiting[i] and up[i] == sender:
                 awaiting[i] = True
-                end = now + alpha
-                last[i] = max(last[i], end)
-                size = _push(times, counters, data, size, counter, end, _HANDSHAKE, i, sender, 0)
+                m_tail = _message(now + alpha, counter, _HANDSHAKE, i, sender, 0, last,
+                                  queue_t, queue_c, queue_d, m_tail)
                 counter += 1
             else:
                 offered[i] = True
         elif kind == _HANDSHAKE:
             sender, i = a, b
             if state[i] == _READY and not awaiting[i]:
-                size, counter = _send_data(now, i, down, state, awaiting, deferred, last, alpha,
-                                           transfer, times, counters, data, size, counter)
+                m_tail, d_tail, counter = _send_data(now, i, down, state, awaiting, deferred,
+                                                     last, alpha, transfer, queue_t, queue_c,
+                                                     queue_d, m_tail, d_tail, counter)
             elif state[i] == _READY:
                 deferred[i] = True
             else:
-                end = now + alpha
-                last[i] = max(last[i], end)
-                size = _push(times, counters, data, size, counter, end, _BUSY, i, sender, 0)
+                m_tail = _message(now + alpha, counter, _BUSY, i, sender, 0, last,
+                                  queue_t, queue_c, queue_d, m_tail)
                 counter += 1
         elif kind == _BUSY:
             i = b
             awaiting[i] = False
             if deferred[i] and state[i] == _READY:
                 deferred[i] = False
-                size, counter = _send_data(now, i, down, state, awaiting, deferred, last, alpha,
-                                           transfer, times, counters, data, size, counter)
+                m_tail, d_tail, counter = _send_data(now, i, down, state, awaiting, deferred,
+                                                     last, alpha, transfer, queue_t, queue_c,
+                                                     queue_d, m_tail, d_tail, counter)
         elif kind == _DELIVERED:
             i, j = a, b
             state[i] = _DONE
             offered[i] = False
             up[j] = up[i]
             if up[i] >= 0:
-                end = now + alpha
-                last[i] = max(last[i], end)
-                size = _push(times, counters, data, size, counter, end, _REDIRECT, i, up[i], j)
+                m_tail = _message(now + alpha, counter, _REDIRECT, i, up[i], j, last,
+                                  queue_t, queue_c, queue_d, m_tail)
                 counter += 1
             end = now + combine[j]
             last[j] = max(last[j], end)
@@ -150,10 +175,8 @@ def _one_run(delays, alpha, transfer, combine, root, last, times, counters, data
             if state[i] != _DONE and down[i] == sender:
                 down[i] = new_down
                 if state[i] == _READY:
-                    end = now + alpha
-                    last[i] = max(last[i], end)
-                    size = _push(times, counters, data, size, counter, end, _COMPLETION, i,
-                                 new_down, 0)
+                    m_tail = _message(now + alpha, counter, _COMPLETION, i, new_down, 0, last,
+                                      queue_t, queue_c, queue_d, m_tail)
                     counter += 1
     if root != 0:
         end = last[0] + transfer
@@ -163,8 +186,19 @@ def _one_run(delays, alpha, transfer, combine, root, last, times, counters, data
 
 
 @njit(cache=True)
-def _send_data(now, i, down, state, awaiting, deferred, last, alpha, transfer, times, counters,
-               data, size, counter):
+def _message(end, counter, kind, sender, receiver, extra, last, queue_t, queue_c, queue_d,
+             tail):
+    last[sender] = max(last[sender], end)
+    queue_t[tail] = end
+    queue_c[tail] = counter
+    queue_d[tail, 0], queue_d[tail, 1], queue_d[tail, 2], queue_d[tail, 3] = \
+        kind, sender, receiver, extra
+    return tail + 1
+
+
+@njit(cache=True)
+def _send_data(now, i, down, state, awaiting, deferred, last, alpha, transfer, queue_t, queue_c,
+               queue_d, m_tail, d_tail, counter):
     j = down[i]
     state[i] = _WORKING
     end = now + transfer
@@ -174,18 +208,24 @@ def _send_data(now, i, down, state, awaiting, deferred, last, alpha, transfer, t
     state[j] = _WORKING
     if deferred[j]:
         deferred[j] = False
-        busy_end = now + alpha
-        last[j] = max(last[j], busy_end)
-        size = _push(times, counters, data, size, counter, busy_end, _BUSY, j, down[j], 0)
+        m_tail = _message(now + alpha, counter, _BUSY, j, down[j], 0, last, queue_t, queue_c,
+                          queue_d, m_tail)
         counter += 1
-    size = _push(times, counters, data, size, counter, end, _DELIVERED, i, j, 0)
-    return size, counter + 1
+    queue_t[d_tail] = end
+    queue_c[d_tail] = counter
+    queue_d[d_tail, 1], queue_d[d_tail, 2] = i, j
+    return m_tail, d_tail + 1, counter + 1
 
 
 @njit(cache=True, nogil=True)
 def _batch(delays, alpha, transfer, combine, root, out):
     p = delays.shape[1]
-    capacity = 16 * p + 16
+    capacity = p + 1
+    # At most 5p control messages and p - 1 deliveries in a run (each process enters
+    # and combines at most p times...): generous fixed bounds, checked in the loop.
+    queue_t = np.empty(64 * p + 64)
+    queue_c = np.empty(64 * p + 64, np.int64)
+    queue_d = np.empty((64 * p + 64, 4), np.int64)
     times = np.empty(capacity)
     counters = np.empty(capacity, np.int64)
     data = np.empty((capacity, 4), np.int64)
@@ -197,7 +237,8 @@ def _batch(delays, alpha, transfer, combine, root, out):
     offered = np.zeros(p, np.bool_)
     for run in range(delays.shape[0]):
         if not _one_run(delays[run], alpha, transfer, combine, root, out[run], times, counters,
-                        data, up, down, state, awaiting, deferred, offered):
+                        data, up, down, state, awaiting, deferred, offered, queue_t, queue_c,
+                        queue_d):
             return False
     return True
 
@@ -217,5 +258,5 @@ def local_reduce_terminations(delays: np.ndarray, alpha: float, transfer: float,
     out = np.empty_like(delays)
     if not _batch(delays, float(alpha), float(transfer), np.asarray(combine, np.float64),
                   int(root), out):  # pragma: no cover - the capacity is a bound
-        raise RuntimeError("LocalReduce kernel: event queue overflow")
+        raise RuntimeError("LocalReduce kernel: event queue overflow")  # pragma: no cover
     return out
