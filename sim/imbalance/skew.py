@@ -38,7 +38,7 @@ from hetcoll.sim.imbalance.reduce import ALGORITHMS, simulate_reduction
 from hetcoll.sim.imbalance.static import STATIC_ALGORITHMS, run_programs
 
 __all__ = ["CHUNK_RUNS", "DelayVector", "GammaSkew", "GaussianSkew", "METRICS", "SlowProcess",
-           "sample_metrics", "summarize_metrics"]
+           "metrics_for_delays", "sample_metrics", "summarize_metrics"]
 
 #: Runs per chunk; each chunk has its own spawned seed.
 CHUNK_RUNS = 4096
@@ -148,16 +148,37 @@ def _terminations(algorithm: str, model: FlatModel, delays: np.ndarray) -> np.nd
                      for row in delays.tolist()])
 
 
-def _chunk(names, model, skew, runs, seed_seq):
-    delays = skew.sample(np.random.default_rng(seed_seq), runs, model.p)
+def metrics_for_delays(algorithms: Sequence[str], model: FlatModel,
+                       delays: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
+    """T1-T5 and T1_root of each algorithm for each row of ``delays`` (runs x p), in floats.
+
+    The engine of :func:`sample_metrics`, for delay draws of one's own (e.g. every
+    position of a slow process).
+
+    Examples
+    --------
+    >>> m = FlatModel(4, 1, 0, 1, 1)
+    >>> metrics_for_delays(["binomial"], m, np.zeros((2, 4)))["binomial"]["T1_root"].tolist()
+    [4.0, 4.0]
+    """
+    model = _float_model(model)
+    delays = np.asarray(delays, dtype=np.float64)
+    if delays.ndim != 2 or delays.shape[1] != model.p:
+        raise InputError(f"delays must be an array of shape (runs, {model.p}), got "
+                         f"{delays.shape}")
     result = {}
-    for name in names:
+    for name in algorithms:
         last = _terminations(name, model, delays)
         times = last - delays
         result[name] = {"T1": times[:, model.root], "T2": times.max(axis=1),
                         "T3": last.max(axis=1) - delays.min(axis=1), "T4": times.mean(axis=1),
                         "T5": times.min(axis=1), "T1_root": last[:, model.root]}
     return result
+
+
+def _chunk(names, model, skew, runs, seed_seq):
+    return metrics_for_delays(names, model, skew.sample(np.random.default_rng(seed_seq), runs,
+                                                        model.p))
 
 
 def sample_metrics(
@@ -223,7 +244,6 @@ def sample_metrics(
         raise InputError(f"n_jobs must be a non-zero integer, got {n_jobs!r}")
     if "rabenseifner" in names and model.p & (model.p - 1):
         raise InputError(f"rabenseifner needs p a power of two, got p = {model.p}")
-    model = _float_model(model)
     sizes = [CHUNK_RUNS] * (runs // CHUNK_RUNS) + [runs % CHUNK_RUNS] * (runs % CHUNK_RUNS > 0)
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     if n_jobs == 1:
