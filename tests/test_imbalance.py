@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import pytest
@@ -154,30 +153,22 @@ def test_order_on_matrices():
         assert (result.value[0] == product).all(), name
 
 
-@cache
-def brute_force(times: tuple) -> Fraction:
-    """Earliest end of any merge order, simplified model τ = 0, ψ = 1 (exhaustive)."""
-    if len(times) == 1:
-        return times[0]
-    best = None
-    for i in range(len(times)):
-        for j in range(len(times)):
-            if i != j:
-                rest = [t for k, t in enumerate(times) if k not in (i, j)]
-                merged = max(times[i], times[j]) + 1
-                value = brute_force(tuple(sorted([*rest, merged])))
-                best = value if best is None else min(best, value)
-    return best
-
-
 @given(st.lists(st.fractions(min_value=0, max_value=4, max_denominator=2), min_size=1,
-                max_size=5))
-def test_lemma1_on_the_flat_model_against_brute_force(delays):
-    # α + nβ + nγ = 1 is ψ; Algorithm 1's last merge is the optimum.
-    model = FlatModel(len(delays), 1, 0, "1/2", "1/2")
+                max_size=9), costs, costs, costs)
+def test_perfect_knowledge_is_algorithm1_with_the_rendezvous_mapping(delays, a, b, g):
+    # σ = α + nβ, τ = 0, ψ = α + nβ + nγ: the last merge of the flat-model run is
+    # Algorithm 1's makespan (whose optimality, Lemma 1, tests/test_marendic.py checks
+    # against brute force), and the root receives the result one transfer later.
+    from hetcoll.sim.marendic import SimplifiedModel, perfect_knowledge_reduction
+
+    n = 3
+    model = FlatModel(len(delays), n, a, b, g)
     result = simulate_reduction("perfect-knowledge", model, delays)
+    reference = perfect_knowledge_reduction(delays, SimplifiedModel(psi=a + n * b + n * g))
     merges = [op.end for op in result.trace if op.kind == "combine"]
-    assert max(merges, default=max(delays)) == brute_force(tuple(sorted(delays)))
+    assert max(merges, default=max(delays)) == reference.makespan
+    extra = 0 if reference.root == 0 else a + n * b
+    assert result.T1_root == reference.makespan + extra
 
 
 # --- LocalReduce: tree-wise with no skew ------------------------------------------------
