@@ -10,6 +10,7 @@ References: P. Marendić, J. Lemeire, T. Haber, D. Vučinić, P. Schelkens, "An
 investigation into the performance of reduction algorithms under load imbalance".
 """
 
+from hetcoll.sim.imbalance.formulas import closed_forms, symbolic_formulas
 from hetcoll.sim.imbalance.model import (
     FlatModel,
     ImbalanceResult,
@@ -18,15 +19,33 @@ from hetcoll.sim.imbalance.model import (
     simplified_model,
 )
 from hetcoll.sim.imbalance.reduce import ALGORITHMS, IN_ORDER, WHOLE_VECTOR, simulate_reduction
+from hetcoll.sim.imbalance.skew import (
+    DelayVector,
+    GammaSkew,
+    GaussianSkew,
+    SlowProcess,
+    metrics_for_delays,
+    sample_metrics,
+    summarize_metrics,
+)
 
 __all__ = [
     "ALGORITHMS",
     "IN_ORDER",
     "WHOLE_VECTOR",
+    "DelayVector",
     "FlatModel",
+    "GammaSkew",
+    "GaussianSkew",
     "ImbalanceResult",
     "Operation",
+    "SlowProcess",
+    "closed_forms",
     "metrics",
+    "metrics_for_delays",
+    "sample_metrics",
     "simplified_model",
     "simulate_reduction",
+    "summarize_metrics",
+    "symbolic_formulas",
 ]
