@@ -339,3 +339,61 @@ def test_compiled_local_reduce_equals_the_exact_simulator_with_ties(p):
     for run in range(12):
         exact = simulate_reduction("local-reduce", model, list(draws[run]), trace=False)
         assert exact.terminations == compiled[run].tolist()
+
+
+# --- per-pair costs from a platform -------------------------------------------------------
+
+def three_processors():
+    from hetcoll.core.platform import platform_from_dict
+
+    return platform_from_dict({
+        "processors": [{"name": "r", "compute": 1}, {"name": "s", "compute": 1},
+                       {"name": "t", "compute": 3}],
+        "links": [{"from": "s", "to": "r", "cost": 1}, {"from": "t", "to": "r", "cost": 2},
+                  {"from": "t", "to": "s", "cost": "1/2"}]})
+
+
+def test_per_pair_beta_from_a_platform():
+    model = FlatModel.from_platform(three_processors(), 2, alpha=1, beta=10)
+    # r receives from s: 1 + 2*1 = 3, combines 2*1 (r's compute 1) until 5; from t:
+    # 5..10 (1 + 2*2), combine until 12.
+    assert simulate_reduction("linear", model).T1_root == 12
+    # Pairs without a link take --beta: r -> s costs 1 + 2*10.
+    assert model.transfer(0, 1, 2) == 21
+    with pytest.raises(ValueError, match="no link r->s"):
+        FlatModel.from_platform(three_processors(), 2, alpha=1)
+    with pytest.raises(ValueError, match="perfect-knowledge"):
+        simulate_reduction("perfect-knowledge", model)
+
+
+def test_control_messages_take_the_pair_latency():
+    # P1's completion reaches P0 at 5, P0's handshake P1 at 8, the data (α of 1->0 = 5,
+    # nothing per element) arrives at 13; combines are free.
+    model = FlatModel(2, 1, 1, 0, 0, pair_alpha={(1, 0): 5, (0, 1): 3})
+    assert simulate_reduction("local-reduce", model).T1_root == 13
+
+
+def test_monte_carlo_with_per_pair_costs_runs_the_exact_local_reduce():
+    model = FlatModel.from_platform(three_processors(), 2, alpha="1/10", beta=1)
+    samples = sample_metrics("local-reduce", model, GammaSkew(2, 1), runs=20, seed=2)
+    rng = np.random.default_rng(np.random.SeedSequence(2).spawn(1)[0])
+    draws = GammaSkew(2, 1).sample(rng, 20, 3)
+    floats = FlatModel(3, 2, 0.1, 1.0, [1.0, 1.0, 3.0],
+                       pair_beta={(1, 0): 1.0, (2, 0): 2.0, (2, 1): 0.5})
+    for run in (0, 19):
+        exact = simulate_reduction("local-reduce", floats, list(draws[run]), trace=False)
+        assert exact.T1_root == samples["local-reduce"]["T1_root"][run]
+
+
+def test_cli_platform(capsys, tmp_path):
+    from hetcoll.core.platform import write_platform
+
+    path = tmp_path / "three.json"
+    write_platform(three_processors(), path)
+    data = run_json(capsys, "run", "all", "--platform", str(path), "--elements", "2",
+                    "--alpha", "1", "--beta", "10")
+    assert data["algorithms"]["linear"]["T1_root_exact"] == "12"
+    assert "perfect-knowledge" not in data["algorithms"]  # refused for per-pair costs
+    assert main(["imbalance", "run", "linear", "--platform", str(path), "--elements", "2",
+                 "--alpha", "1"]) == 2
+    assert "no link r->s" in capsys.readouterr().err

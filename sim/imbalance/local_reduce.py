@@ -75,7 +75,6 @@ def local_reduce(model: FlatModel, delays: Sequence, values: Sequence | None,
     Fraction(4, 1)
     """
     p, n, root = model.p, model.elements, model.root
-    alpha = model.alpha
     up = [i + 1 if i + 1 < p else None for i in range(p)]
     down = [i - 1 if i else None for i in range(p)]
     state = [None] * p            # None until started
@@ -94,7 +93,7 @@ def local_reduce(model: FlatModel, delays: Sequence, values: Sequence | None,
         counter += 1
 
     def message(now, kind, sender, receiver, *args):
-        end = now + alpha
+        end = now + model.latency(sender, receiver)
         last[sender] = max(last[sender], end)
         if trace_on:
             trace.append(Operation(kind, sender, receiver, now, end))

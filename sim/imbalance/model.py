@@ -87,6 +87,10 @@ class FlatModel:
         The process that must hold the result (default 0).
     max_processes : int
         Guard on p.
+    pair_alpha, pair_beta : mapping of (sender, receiver) to number, optional
+        Per-pair latency and transfer time per element, overriding ``alpha`` and
+        ``beta`` for those ordered pairs (see :meth:`from_platform`).  Control
+        messages use the pair's latency.
 
     Raises
     ------
@@ -108,6 +112,8 @@ class FlatModel:
     gamma: Any
     root: int = 0
     max_processes: int = MAX_PROCESSES
+    pair_alpha: Any = None
+    pair_beta: Any = None
     gammas: tuple = field(init=False, repr=False)
     exact: bool = field(init=False, repr=False)
 
@@ -115,13 +121,26 @@ class FlatModel:
         _count(self.max_processes, "max_processes")
         _count(self.p, "p", self.max_processes)
         _count(self.elements, "elements")
+        pairs = [dict(self.pair_alpha or {}), dict(self.pair_beta or {})]
         per_process = not isinstance(self.gamma, str | int | float | Fraction) and \
             not hasattr(self.gamma, "denominator")
         gammas = number_list(self.gamma, "gamma") if per_process else [self.gamma] * self.p
         if len(gammas) != self.p:
             raise InputError(f"gamma has {len(gammas)} entries, expected p = {self.p}")
-        exact = not any(is_float(v) for v in (self.alpha, self.beta, *gammas))
+        exact = not any(is_float(v) for v in (self.alpha, self.beta, *gammas, *pairs[0].values(),
+                                              *pairs[1].values()))
         set_ = object.__setattr__
+        for name, pair in zip(("pair_alpha", "pair_beta"), pairs, strict=True):
+            checked = {}
+            for key, value in pair.items():
+                if not (isinstance(key, tuple) and len(key) == 2 and all(
+                        isinstance(k, int) and not isinstance(k, bool) and 0 <= k < self.p
+                        for k in key) and key[0] != key[1]):
+                    raise InputError(f"{name}: {key!r} is not a pair of distinct ranks in "
+                                     f"0..{self.p - 1}")
+                checked[key] = nonnegative_number(value, f"{name[5:]} of P{key[0]}->P{key[1]}",
+                                                  exact)
+            set_(self, name, checked)
         set_(self, "exact", exact)
         set_(self, "alpha", nonnegative_number(self.alpha, "alpha", exact))
         set_(self, "beta", nonnegative_number(self.beta, "beta", exact))
@@ -133,9 +152,61 @@ class FlatModel:
                 or not 0 <= self.root < self.p:
             raise InputError(f"root must be a rank in 0..{self.p - 1}, got {self.root!r}")
 
+    @property
+    def uniform(self) -> bool:
+        """True when every pair has the same α and β (no per-pair override)."""
+        return not self.pair_alpha and not self.pair_beta
+
+    def latency(self, sender: int, receiver: int) -> Number:
+        """α of the pair: the cost of a control message."""
+        return self.pair_alpha.get((sender, receiver), self.alpha)
+
     def transfer(self, sender: int, receiver: int, elements: int) -> Number:
-        """Time of one message of ``elements`` elements (α + mβ)."""
+        """Time of one message of ``elements`` elements (α + mβ of the pair)."""
+        if self.pair_alpha or self.pair_beta:
+            return self.latency(sender, receiver) + elements * self.pair_beta.get(
+                (sender, receiver), self.beta)
         return self.alpha + elements * self.beta
+
+    @classmethod
+    def from_platform(cls, platform, elements: int, alpha: object, beta: object = None,
+                      gamma: object = None, root: int = 0) -> FlatModel:
+        """A flat model whose β per pair and γ per process come from a platform.
+
+        Ranks are the platform's processors in order.  A link's cost (the time to
+        send one unit of data, :attr:`hetcoll.core.platform.Link.comm`) is read as
+        β per element of that ordered pair; a processor's compute cost as its γ per
+        element unless ``gamma`` is given.  The platform has no latency: α is
+        ``alpha`` for every pair.  Pairs without a link use ``beta``.
+
+        Raises
+        ------
+        InputError
+            If ``beta`` is None and some ordered pair has no link (named).
+
+        Examples
+        --------
+        >>> from hetcoll.core.platform import platform_from_dict
+        >>> platform = platform_from_dict({"processors": [{"name": "a", "compute": 1},
+        ...     {"name": "b", "compute": 2}], "links": [{"from": "a", "to": "b", "cost": 3,
+        ...     "bidirectional": True}]})
+        >>> FlatModel.from_platform(platform, 10, alpha=1).transfer(0, 1, 10)
+        Fraction(31, 1)
+        """
+        names = platform.names
+        index = {name: i for i, name in enumerate(names)}
+        pair_beta = {(index[link.source], index[link.target]): link.comm
+                     for link in platform.links}
+        if beta is None:
+            for i, a in enumerate(names):
+                for j, b in enumerate(names):
+                    if i != j and (i, j) not in pair_beta:
+                        raise InputError(f"the platform has no link {a}->{b}; give a default "
+                                         f"beta for pairs without a link")
+            beta = 0
+        if gamma is None:
+            gamma = [processor.comp for processor in platform.processors]
+        return cls(len(names), elements, alpha, beta, gamma, root, pair_beta=pair_beta)
 
     def combine(self, process: int, elements: int) -> Number:
         """Time for ``process`` to combine two operands of ``elements`` elements."""
@@ -172,9 +243,9 @@ def simplified_model(model: FlatModel):
     """
     from hetcoll.sim.marendic import SimplifiedModel
 
-    if len(set(model.gammas)) > 1:
-        raise InputError("perfect-knowledge needs one gamma for every process (their "
-                         "ψ does not depend on the receiver)")
+    if len(set(model.gammas)) > 1 or not model.uniform:
+        raise InputError("perfect-knowledge needs one gamma for every process and the same "
+                         "alpha and beta for every pair (their ψ is one number)")
     n = model.elements
     return SimplifiedModel(psi=model.alpha + n * model.beta + n * model.gammas[0], tau=0)
 

@@ -18,8 +18,9 @@ Monte Carlo (:func:`sample_metrics`): runs are cut into chunks of
 results do not depend on ``n_jobs``.  Every algorithm sees the same delay
 draws (common random numbers).  The static algorithms are timed for a whole
 chunk at once (their max-plus programs run on arrays); LocalReduce runs in a
-compiled kernel; perfect-knowledge, Tree-dyn and Non-Commut-Tree-dyn run the
-exact simulator in floats, one run at a time.
+compiled kernel (when α and β are the same for every pair); perfect-knowledge,
+Tree-dyn and Non-Commut-Tree-dyn run the exact simulator in floats, one run at a
+time.
 """
 
 from __future__ import annotations
@@ -126,8 +127,10 @@ class GammaSkew:
 def _float_model(model: FlatModel) -> FlatModel:
     gamma = [float(g) for g in model.gammas] if isinstance(model.gamma, list) \
         else float(model.gamma)
+    pairs = [{key: float(v) for key, v in pair.items()}
+             for pair in (model.pair_alpha, model.pair_beta)]
     return FlatModel(model.p, model.elements, float(model.alpha), float(model.beta), gamma,
-                     model.root, model.max_processes)
+                     model.root, model.max_processes, *pairs)
 
 
 def _terminations(algorithm: str, model: FlatModel, delays: np.ndarray) -> np.ndarray:
@@ -139,7 +142,7 @@ def _terminations(algorithm: str, model: FlatModel, delays: np.ndarray) -> np.nd
         columns = [delays[:, i].copy() for i in range(model.p)]
         last = run_programs(model, algorithm, columns, None, None, latest)[0]
         return np.stack([np.broadcast_to(t, delays.shape[:1]) for t in last], axis=1)
-    if algorithm == "local-reduce":
+    if algorithm == "local-reduce" and model.uniform:
         n = model.elements
         return local_reduce_terminations(
             delays, model.alpha, model.transfer(0, 0, n),

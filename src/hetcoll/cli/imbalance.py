@@ -51,7 +51,7 @@ def register(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("algorithm", metavar="ALGORITHM", choices=(*ALGORITHMS, "all"),
                      help=f"one of {', '.join(ALGORITHMS)}, or all")
-    _model_arguments(run)
+    _model_arguments(run, platform=True)
     skew = run.add_mutually_exclusive_group()
     skew.add_argument("--delays", metavar="D0,D1,...", help="one delay per process")
     skew.add_argument("--slow", metavar="RANK:DELAY", help="one slow process")
@@ -72,16 +72,22 @@ def register(subparsers) -> None:
     run.set_defaults(func=_run)
 
 
-def _model_arguments(parser) -> None:
+def _model_arguments(parser, platform: bool = False) -> None:
     group = parser.add_argument_group("cost model (numbers, decimals or p/q)")
-    group.add_argument("--p", required=True, help="number of processes")
+    group.add_argument("--p", required=not platform, help="number of processes")
     group.add_argument("--elements", required=True, help="vector length n")
     group.add_argument("--alpha", required=True, help="latency per message (s)")
-    group.add_argument("--beta", required=True, help="transfer time per element (s)")
-    group.add_argument("--gamma", required=True, help="combine time per element (s); a "
-                       "comma-separated list gives one per process (type 3 imbalance)")
+    group.add_argument("--beta", required=not platform, help="transfer time per element (s)")
+    group.add_argument("--gamma", required=not platform, help="combine time per element (s); "
+                       "a comma-separated list gives one per process (type 3 imbalance)")
     group.add_argument("--max-processes", type=int, default=1 << 16,
                        help="refuse p above this (default 65536)")
+    if platform:
+        group.add_argument("--platform", metavar="FILE", help="a hetcoll platform (JSON or "
+                           "GraphML): its processors are the ranks, each link's cost is β per "
+                           "element for that ordered pair (--beta for pairs without a link), "
+                           "each processor's compute cost its γ (unless --gamma); then --p and "
+                           "--beta are optional")
 
 
 def _integer(text: str, flag: str) -> int:
@@ -94,6 +100,11 @@ def _integer(text: str, flag: str) -> int:
 def _model(args, root: int = 0):
     from hetcoll.sim.imbalance import FlatModel
 
+    if getattr(args, "platform", None) is not None:
+        return _platform_model(args, root)
+    for flag in ("beta", "gamma"):
+        if getattr(args, flag) is None:
+            raise InputError(f"--{flag} is required (or give --platform)")
     p = _integer(args.p, "--p")
     if p > args.max_processes:
         raise LimitError(f"--p {p} is over --max-processes {args.max_processes}")
@@ -103,6 +114,27 @@ def _model(args, root: int = 0):
                      root=root, max_processes=args.max_processes)
 
 
+def _platform_model(args, root: int):
+    from hetcoll.core.platform import read_platform
+    from hetcoll.sim.imbalance import FlatModel
+
+    platform = read_platform(args.platform)
+    p = len(platform.processors)
+    if args.p is not None and _integer(args.p, "--p") != p:
+        raise InputError(f"--p {args.p} disagrees with the {p} processors of --platform")
+    if p > args.max_processes:
+        raise LimitError(f"--platform has {p} processors, over --max-processes "
+                         f"{args.max_processes}")
+    gamma = None
+    if args.gamma is not None:
+        gamma = split_names(args.gamma, "--gamma")
+        gamma = gamma[0] if len(gamma) == 1 else gamma
+    return FlatModel.from_platform(platform, _integer(args.elements, "--elements"),
+                                   _number(args.alpha, "--alpha"),
+                                   None if args.beta is None else _number(args.beta, "--beta"),
+                                   gamma, root)
+
+
 def _number(text: str, flag: str):
     from hetcoll.core.numbers import nonnegative_number
 
@@ -110,8 +142,11 @@ def _number(text: str, flag: str):
 
 
 def _inputs(args, model) -> dict:
-    return {"p": model.p, "elements": model.elements, "alpha": model.alpha,
-            "beta": model.beta, "gamma": model.gamma, "root": model.root}
+    inputs = {"p": model.p, "elements": model.elements, "alpha": model.alpha,
+              "beta": model.beta, "gamma": model.gamma, "root": model.root}
+    if getattr(args, "platform", None) is not None:
+        inputs["platform"] = args.platform
+    return inputs
 
 
 def _formulas(args) -> int:
@@ -189,12 +224,15 @@ def _run(args) -> int:
 
     names = list(ALGORITHMS) if args.algorithm == "all" else [args.algorithm]
     skew = _skew(args)
-    p = _integer(args.p, "--p")
-    if not 0 <= args.root < p:
-        raise InputError(f"--root must be a rank in 0..{p - 1}, got {args.root}")
+    model = _model(args)
+    if not 0 <= args.root < model.p:
+        raise InputError(f"--root must be a rank in 0..{model.p - 1}, got {args.root}")
     model = _model(args, root=args.root)
+    # With `all`, leave out what this model refuses; the others still run.
     if args.algorithm == "all" and model.p & (model.p - 1):
-        names.remove("rabenseifner")  # refused for such p; the others still run
+        names.remove("rabenseifner")
+    if args.algorithm == "all" and (not model.uniform or len(set(model.gammas)) > 1):
+        names.remove("perfect-knowledge")
     gantt = image_path(args.gantt, args.force, "--gantt")
     if gantt is not None and model.p > GANTT_MAX_PROCESSES:
         raise LimitError(f"--gantt draws at most {GANTT_MAX_PROCESSES} processes, p = "
