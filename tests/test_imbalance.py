@@ -121,8 +121,11 @@ def test_whole_vector_lower_bound(delays, n, a, b, g, data):
         assert result.T1_root >= max(delays) + a + n * b + n * g, name
 
 
-@given(st.lists(st.integers(0, 30), min_size=1, max_size=11), st.integers(1, 5), st.data())
-def test_operand_order_on_strings_under_random_skew(delays, n, data):
+@given(st.lists(st.integers(0, 30), min_size=1, max_size=11), st.integers(1, 5),
+       st.sampled_from([0, 1, "1/2"]), st.sampled_from([0, "1/2"]), st.sampled_from([0, "1/3"]),
+       st.data())
+def test_operand_order_on_strings_under_random_skew(delays, n, a, b, g, data):
+    # Zero costs included: many simultaneous events.
     p = len(delays)
     root = data.draw(st.integers(0, p - 1))
     values = [[f"{i}." for _ in range(n)] for i in range(p)]
@@ -130,7 +133,7 @@ def test_operand_order_on_strings_under_random_skew(delays, n, data):
     for name in ALGORITHMS:
         if name == "rabenseifner" and p & (p - 1):
             continue
-        model = FlatModel(p, n, 1, "1/2", "1/3", root=0 if name == "binomial" else root)
+        model = FlatModel(p, n, a, b, g, root=0 if name == "binomial" else root)
         result = simulate_reduction(name, model, delays, values=values, operator=str.__add__)
         column = result.value[0]
         assert len(result.value) == n
