@@ -20,7 +20,13 @@ from hetcoll.sim.imbalance import (
     simulate_reduction,
 )
 from hetcoll.sim.imbalance.formulas import SYMBOLS, closed_forms, symbolic_formulas
-from hetcoll.sim.imbalance.skew import GammaSkew, GaussianSkew, SlowProcess, sample_metrics
+from hetcoll.sim.imbalance.skew import (
+    GammaSkew,
+    GaussianSkew,
+    SlowProcess,
+    metrics_for_delays,
+    sample_metrics,
+)
 
 costs = st.fractions(min_value=0, max_value=5, max_denominator=7)
 positive_costs = st.fractions(min_value=Fraction(1, 7), max_value=5, max_denominator=7)
@@ -400,3 +406,17 @@ def test_cli_platform(capsys, tmp_path):
     assert main(["imbalance", "run", "linear", "--platform", str(path), "--elements", "2",
                  "--alpha", "1"]) == 2
     assert "no link r->s" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("p", [1, 2, 7, 33])
+def test_compiled_perfect_knowledge_equals_the_exact_simulator_with_ties(p):
+    rng = np.random.default_rng(p + 100)
+    draws = rng.gamma(2, 0.5, (12, p))
+    draws[::3] = np.round(draws[::3])
+    draws[1] = 0
+    model = FlatModel(p, 3, 0.5, 0.25, 0.2, root=p // 2)
+    compiled = metrics_for_delays(["perfect-knowledge"], model, draws)["perfect-knowledge"]
+    for run in range(12):
+        exact = simulate_reduction("perfect-knowledge", model, list(draws[run]), trace=False)
+        for metric in ("T1_root", "T2", "T3", "T5"):
+            assert getattr(exact, metric) == compiled[metric][run], (run, metric)

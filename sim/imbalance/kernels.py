@@ -1,4 +1,4 @@
-"""Compiled LocalReduce for the Monte Carlo engine (numba).
+"""Compiled LocalReduce and Algorithm 1 for the Monte Carlo engine (numba).
 
 :func:`local_reduce_terminations` runs the very rules of
 :func:`hetcoll.sim.imbalance.local_reduce.local_reduce` (same events, same
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["local_reduce_terminations"]
+__all__ = ["local_reduce_terminations", "perfect_knowledge_terminations"]
 
 _START, _COMPLETION, _HANDSHAKE, _BUSY, _DELIVERED, _COMBINED, _REDIRECT = range(7)
 _IDLE, _READY, _WORKING, _DONE = -1, 0, 1, 2
@@ -259,4 +259,95 @@ def local_reduce_terminations(delays: np.ndarray, alpha: float, transfer: float,
     if not _batch(delays, float(alpha), float(transfer), np.asarray(combine, np.float64),
                   int(root), out):  # pragma: no cover - the capacity is a bound
         raise RuntimeError("LocalReduce kernel: event queue overflow")  # pragma: no cover
+    return out
+
+
+@njit(cache=True)
+def _heap_push(keys, ids, size, key, ident):
+    position = size
+    keys[position], ids[position] = key, ident
+    while position > 0:
+        parent = (position - 1) // 2
+        if keys[parent] < keys[position] or (keys[parent] == keys[position]
+                                             and ids[parent] < ids[position]):
+            break
+        keys[parent], keys[position] = keys[position], keys[parent]
+        ids[parent], ids[position] = ids[position], ids[parent]
+        position = parent
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(keys, ids, size):
+    size -= 1
+    keys[0], keys[size] = keys[size], keys[0]
+    ids[0], ids[size] = ids[size], ids[0]
+    position = 0
+    while True:
+        smallest = position
+        for child in (2 * position + 1, 2 * position + 2):
+            if child < size and (keys[child] < keys[smallest] or (
+                    keys[child] == keys[smallest] and ids[child] < ids[smallest])):
+                smallest = child
+        if smallest == position:
+            return size
+        keys[smallest], keys[position] = keys[position], keys[smallest]
+        ids[smallest], ids[position] = ids[position], ids[smallest]
+        position = smallest
+
+
+@njit(cache=True, nogil=True)
+def _perfect_knowledge_batch(delays, psi, transfer, combine, root, out):
+    runs, p = delays.shape
+    keys = np.empty(p)
+    ids = np.empty(p, np.int64)
+    pending_from = np.empty(p, np.int64)
+    pending_at = np.empty(p)
+    for run in range(runs):
+        last = out[run]
+        size = 0
+        for i in range(p):
+            last[i] = delays[run, i]
+            pending_from[i] = -1
+            size = _heap_push(keys, ids, size, delays[run, i], i)
+        while True:
+            now, process = keys[0], ids[0]
+            size = _heap_pop(keys, ids, size)
+            if pending_from[process] >= 0:
+                sender = pending_from[process]
+                pending_from[process] = -1
+                end = max(pending_at[process] + 0.0, now) + psi
+                arrive = end - combine
+                last[sender] = max(last[sender], arrive)
+                last[process] = max(last[process], end)
+                size = _heap_push(keys, ids, size, end, process)
+            elif size > 0:
+                pending_from[ids[0]] = process
+                pending_at[ids[0]] = now
+            else:
+                if process != root:
+                    end = now + transfer
+                    last[process] = end
+                    last[root] = end
+                break
+
+
+def perfect_knowledge_terminations(delays: np.ndarray, psi: float, transfer: float,
+                                   combine: float, root: int) -> np.ndarray:
+    """Termination times of Algorithm 1 (rendezvous mapping) for each row of ``delays``.
+
+    ``psi`` is α + nβ + nγ, ``transfer`` α + nβ, ``combine`` nγ (floats); the rules
+    and tie-breaks are :func:`hetcoll.sim.marendic.perfect_knowledge_reduction`'s,
+    the terminations :func:`hetcoll.sim.imbalance.dynamic.perfect_knowledge`'s.
+
+    Examples
+    --------
+    >>> perfect_knowledge_terminations(np.array([[0.0, 0.0, 10.0]]), 2.0, 1.0, 1.0,
+    ...                                0)[0].tolist()
+    [13.0, 11.0, 13.0]
+    """
+    delays = np.ascontiguousarray(delays, dtype=np.float64)
+    out = np.empty_like(delays)
+    _perfect_knowledge_batch(delays, float(psi), float(transfer), float(combine), int(root),
+                             out)
     return out

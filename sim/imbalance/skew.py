@@ -18,9 +18,9 @@ Monte Carlo (:func:`sample_metrics`): runs are cut into chunks of
 results do not depend on ``n_jobs``.  Every algorithm sees the same delay
 draws (common random numbers).  The static algorithms are timed for a whole
 chunk at once (their max-plus programs run on arrays); LocalReduce runs in a
-compiled kernel (when α and β are the same for every pair); perfect-knowledge,
-Tree-dyn and Non-Commut-Tree-dyn run the exact simulator in floats, one run at a
-time.
+compiled kernel (when α and β are the same for every pair), and so does
+perfect-knowledge; Tree-dyn and Non-Commut-Tree-dyn run the exact simulator in
+floats, one run at a time.
 """
 
 from __future__ import annotations
@@ -33,8 +33,11 @@ import numpy as np
 
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import nonnegative_number, positive_fraction, validate_start_times
-from hetcoll.sim.imbalance.kernels import local_reduce_terminations
-from hetcoll.sim.imbalance.model import FlatModel
+from hetcoll.sim.imbalance.kernels import (
+    local_reduce_terminations,
+    perfect_knowledge_terminations,
+)
+from hetcoll.sim.imbalance.model import FlatModel, simplified_model
 from hetcoll.sim.imbalance.reduce import ALGORITHMS, simulate_reduction
 from hetcoll.sim.imbalance.static import STATIC_ALGORITHMS, run_programs
 
@@ -142,11 +145,15 @@ def _terminations(algorithm: str, model: FlatModel, delays: np.ndarray) -> np.nd
         columns = [delays[:, i].copy() for i in range(model.p)]
         last = run_programs(model, algorithm, columns, None, None, latest)[0]
         return np.stack([np.broadcast_to(t, delays.shape[:1]) for t in last], axis=1)
+    n = model.elements
     if algorithm == "local-reduce" and model.uniform:
-        n = model.elements
         return local_reduce_terminations(
             delays, model.alpha, model.transfer(0, 0, n),
             np.array([model.combine(j, n) for j in range(model.p)]), model.root)
+    if algorithm == "perfect-knowledge":
+        return perfect_knowledge_terminations(delays, simplified_model(model).psi,
+                                              model.transfer(0, 0, n), model.combine(0, n),
+                                              model.root)
     return np.array([simulate_reduction(algorithm, model, list(row), trace=False).terminations
                      for row in delays.tolist()])
 
