@@ -409,14 +409,17 @@ def test_cli_platform(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("p", [1, 2, 7, 33])
-def test_compiled_perfect_knowledge_equals_the_exact_simulator_with_ties(p):
+@pytest.mark.parametrize("costs", [(0.5, 0.25, 0.2), (0, 0, 0), (1.0, 0, 0)])
+def test_compiled_dynamic_algorithms_equal_the_exact_simulator_with_ties(p, costs):
     rng = np.random.default_rng(p + 100)
     draws = rng.gamma(2, 0.5, (12, p))
     draws[::3] = np.round(draws[::3])
     draws[1] = 0
-    model = FlatModel(p, 3, 0.5, 0.25, 0.2, root=p // 2)
-    compiled = metrics_for_delays(["perfect-knowledge"], model, draws)["perfect-knowledge"]
-    for run in range(12):
-        exact = simulate_reduction("perfect-knowledge", model, list(draws[run]), trace=False)
-        for metric in ("T1_root", "T2", "T3", "T5"):
-            assert getattr(exact, metric) == compiled[metric][run], (run, metric)
+    model = FlatModel(p, 3, *costs, root=p // 2)
+    names = ["perfect-knowledge", "tree-dyn", "noncommut-tree-dyn"]
+    compiled = metrics_for_delays(names, model, draws)
+    for name in names:
+        for run in range(12):
+            exact = simulate_reduction(name, model, list(draws[run]), trace=False)
+            for metric in ("T1_root", "T2", "T3", "T5"):
+                assert getattr(exact, metric) == compiled[name][metric][run], (name, run)

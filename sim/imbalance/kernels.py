@@ -1,4 +1,4 @@
-"""Compiled LocalReduce and Algorithm 1 for the Monte Carlo engine (numba).
+"""Compiled LocalReduce, Algorithm 1, Tree-dyn and Non-Commut-Tree-dyn (numba).
 
 :func:`local_reduce_terminations` runs the very rules of
 :func:`hetcoll.sim.imbalance.local_reduce.local_reduce` (same events, same
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["local_reduce_terminations", "perfect_knowledge_terminations"]
+__all__ = ["local_reduce_terminations", "perfect_knowledge_terminations", "tree_dyn_terminations"]
 
 _START, _COMPLETION, _HANDSHAKE, _BUSY, _DELIVERED, _COMBINED, _REDIRECT = range(7)
 _IDLE, _READY, _WORKING, _DONE = -1, 0, 1, 2
@@ -350,4 +350,131 @@ def perfect_knowledge_terminations(delays: np.ndarray, psi: float, transfer: flo
     out = np.empty_like(delays)
     _perfect_knowledge_batch(delays, float(psi), float(transfer), float(combine), int(root),
                              out)
+    return out
+
+
+_NONE, _SENDING, _RECEIVING, _COMPUTING = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def _dynamic_batch(delays, transfer, combine, root, commutative, out):
+    runs, p = delays.shape
+    present = np.empty(p, np.bool_)
+    sent = np.empty(p, np.bool_)
+    kind = np.empty(p, np.int64)
+    busy_end = np.empty(p)
+    peer = np.empty(p, np.int64)
+    ending = np.empty(p, np.bool_)
+    low = np.empty(p, np.int64)
+    high = np.empty(p, np.int64)
+    by_start = np.empty(p, np.int64)
+    by_end = np.empty(p, np.int64)
+    order = np.empty(p, np.int64)
+    for run in range(runs):
+        last = out[run]
+        starts = delays[run]
+        order[:] = np.argsort(starts, kind="mergesort")
+        for i in range(p):
+            last[i] = starts[i]
+            present[i] = sent[i] = False
+            kind[i] = _NONE
+            low[i] = high[i] = by_start[i] = by_end[i] = i
+        next_start = 0
+        slot = -1
+        now = 0.0
+        makespan = 0.0
+        while True:
+            while next_start < p and starts[order[next_start]] == now:
+                present[order[next_start]] = True
+                next_start += 1
+            for i in range(p):
+                ending[i] = kind[i] != _NONE and busy_end[i] == now
+            for i in range(p):
+                if ending[i]:
+                    if kind[i] == _SENDING:
+                        kind[i] = _NONE
+                        sent[i] = True
+                    elif kind[i] == _COMPUTING:
+                        kind[i] = _NONE
+            # Reduce on receipt: a reception that ends now starts its combine now.
+            for i in range(p):
+                if ending[i] and kind[i] == _RECEIVING:
+                    s = peer[i]
+                    if low[s] < low[i]:
+                        low[i] = low[s]
+                    if high[s] > high[i]:
+                        high[i] = high[s]
+                    by_start[low[i]] = i
+                    by_end[high[i]] = i
+                    kind[i] = _COMPUTING
+                    busy_end[i] = now + combine[i]
+                    last[i] = max(last[i], busy_end[i])
+            for i in range(p):
+                if not present[i] or sent[i] or kind[i] != _NONE:
+                    continue
+                if commutative:
+                    if i == slot:
+                        continue
+                    if slot < 0:
+                        slot = i
+                        continue
+                    sender, receiver = i, slot
+                    slot = -1
+                else:
+                    sender = -1
+                    if low[i] > 0:
+                        left = by_end[low[i] - 1]
+                        if present[left] and not sent[left] and kind[left] == _NONE:
+                            sender, receiver = i, left
+                    if sender < 0 and high[i] + 1 < p:
+                        right = by_start[high[i] + 1]
+                        if present[right] and not sent[right] and kind[right] == _NONE:
+                            sender, receiver = right, i
+                    if sender < 0:
+                        continue
+                end = now + transfer
+                kind[sender] = _SENDING
+                busy_end[sender] = end
+                kind[receiver] = _RECEIVING
+                busy_end[receiver] = end
+                peer[receiver] = sender
+                last[sender] = max(last[sender], end)
+                last[receiver] = max(last[receiver], end)
+            following = np.inf
+            for i in range(p):
+                if kind[i] != _NONE and busy_end[i] < following:
+                    following = busy_end[i]
+            if next_start < p and starts[order[next_start]] < following:
+                following = starts[order[next_start]]
+            if following == np.inf:
+                break
+            now = following
+            makespan = max(makespan, now)
+        holder = 0
+        for i in range(p):
+            if not sent[i]:
+                holder = i
+        if holder != root:
+            end = makespan + transfer
+            last[holder] = end
+            last[root] = end
+
+
+def tree_dyn_terminations(delays: np.ndarray, transfer: float, combine: np.ndarray, root: int,
+                          commutative: bool) -> np.ndarray:
+    """Termination times of Tree-dyn (``commutative``) or Non-Commut-Tree-dyn, per row.
+
+    The rules and tie-breaks of :func:`hetcoll.sim.simulate` (RR 8315), on the flat
+    model: ``transfer`` is α + nβ for every pair, ``combine[j]`` is nγ_j.  The
+    terminations are those of :func:`hetcoll.sim.imbalance.dynamic.tree_dyn`.
+
+    Examples
+    --------
+    >>> tree_dyn_terminations(np.zeros((1, 4)), 1.0, np.ones(4), 0, False)[0].tolist()
+    [4.0, 1.0, 3.0, 1.0]
+    """
+    delays = np.ascontiguousarray(delays, dtype=np.float64)
+    out = np.empty_like(delays)
+    _dynamic_batch(delays, float(transfer), np.asarray(combine, np.float64), int(root),
+                   bool(commutative), out)
     return out

@@ -18,9 +18,9 @@ Monte Carlo (:func:`sample_metrics`): runs are cut into chunks of
 results do not depend on ``n_jobs``.  Every algorithm sees the same delay
 draws (common random numbers).  The static algorithms are timed for a whole
 chunk at once (their max-plus programs run on arrays); LocalReduce runs in a
-compiled kernel (when α and β are the same for every pair), and so does
-perfect-knowledge; Tree-dyn and Non-Commut-Tree-dyn run the exact simulator in
-floats, one run at a time.
+compiled kernel, and so do perfect-knowledge, Tree-dyn and Non-Commut-Tree-dyn
+(with per-pair costs, the dynamic algorithms run the exact simulator in floats, one
+run at a time).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from hetcoll.core.numbers import nonnegative_number, positive_fraction, validate
 from hetcoll.sim.imbalance.kernels import (
     local_reduce_terminations,
     perfect_knowledge_terminations,
+    tree_dyn_terminations,
 )
 from hetcoll.sim.imbalance.model import FlatModel, simplified_model
 from hetcoll.sim.imbalance.reduce import ALGORITHMS, simulate_reduction
@@ -154,6 +155,10 @@ def _terminations(algorithm: str, model: FlatModel, delays: np.ndarray) -> np.nd
         return perfect_knowledge_terminations(delays, simplified_model(model).psi,
                                               model.transfer(0, 0, n), model.combine(0, n),
                                               model.root)
+    if algorithm in ("tree-dyn", "noncommut-tree-dyn") and model.uniform:
+        return tree_dyn_terminations(delays, model.transfer(0, 0, n),
+                                     np.array([model.combine(j, n) for j in range(model.p)]),
+                                     model.root, algorithm == "tree-dyn")
     return np.array([simulate_reduction(algorithm, model, list(row), trace=False).terminations
                      for row in delays.tolist()])
 
