@@ -142,8 +142,7 @@ def speed() -> list[str]:
     big_delays = [Fraction(int(d * 1e6), 10**9) for d in
                   np.random.default_rng(0).gamma(2, 0.5, 1024)]
     for name in ALGORITHMS:
-        runs = 20_000 if name not in ("perfect-knowledge", "tree-dyn",
-                                      "noncommut-tree-dyn") else 500
+        runs = 2_000 if name == "direct-send" else 20_000
         sample_metrics(name, model, skew, runs=10, seed=0)  # compile
         start = time.perf_counter()
         sample_metrics(name, model, skew, runs=runs, seed=0)
