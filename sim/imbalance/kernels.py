@@ -262,45 +262,13 @@ def local_reduce_terminations(delays: np.ndarray, alpha: float, transfer: float,
     return out
 
 
-@njit(cache=True)
-def _heap_push(keys, ids, size, key, ident):
-    position = size
-    keys[position], ids[position] = key, ident
-    while position > 0:
-        parent = (position - 1) // 2
-        if keys[parent] < keys[position] or (keys[parent] == keys[position]
-                                             and ids[parent] < ids[position]):
-            break
-        keys[parent], keys[position] = keys[position], keys[parent]
-        ids[parent], ids[position] = ids[position], ids[parent]
-        position = parent
-    return size + 1
-
-
-@njit(cache=True)
-def _heap_pop(keys, ids, size):
-    size -= 1
-    keys[0], keys[size] = keys[size], keys[0]
-    ids[0], ids[size] = ids[size], ids[0]
-    position = 0
-    while True:
-        smallest = position
-        for child in (2 * position + 1, 2 * position + 2):
-            if child < size and (keys[child] < keys[smallest] or (
-                    keys[child] == keys[smallest] and ids[child] < ids[smallest])):
-                smallest = child
-        if smallest == position:
-            return size
-        keys[smallest], keys[position] = keys[position], keys[smallest]
-        ids[smallest], ids[position] = ids[position], ids[smallest]
-        position = smallest
-
-
 @njit(cache=True, nogil=True)
 def _perfect_knowledge_batch(delays, psi, transfer, combine, root, out):
     runs, p = delays.shape
+    # The combine heap of LocalReduce, keyed by (ready time, process index).
     keys = np.empty(p)
     ids = np.empty(p, np.int64)
+    unused = np.empty((p, 4), np.int64)
     pending_from = np.empty(p, np.int64)
     pending_at = np.empty(p)
     for run in range(runs):
@@ -309,10 +277,10 @@ def _perfect_knowledge_batch(delays, psi, transfer, combine, root, out):
         for i in range(p):
             last[i] = delays[run, i]
             pending_from[i] = -1
-            size = _heap_push(keys, ids, size, delays[run, i], i)
+            size = _push(keys, ids, unused, size, i, delays[run, i], 0, 0, 0, 0)
         while True:
             now, process = keys[0], ids[0]
-            size = _heap_pop(keys, ids, size)
+            size = _pop(keys, ids, unused, size)
             if pending_from[process] >= 0:
                 sender = pending_from[process]
                 pending_from[process] = -1
@@ -320,7 +288,7 @@ def _perfect_knowledge_batch(delays, psi, transfer, combine, root, out):
                 arrive = end - combine
                 last[sender] = max(last[sender], arrive)
                 last[process] = max(last[process], end)
-                size = _heap_push(keys, ids, size, end, process)
+                size = _push(keys, ids, unused, size, process, end, 0, 0, 0, 0)
             elif size > 0:
                 pending_from[ids[0]] = process
                 pending_at[ids[0]] = now
