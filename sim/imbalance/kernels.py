@@ -1,9 +1,17 @@
 """Compiled LocalReduce, Algorithm 1, Tree-dyn and Non-Commut-Tree-dyn (numba).
 
-:func:`local_reduce_terminations` runs the very rules of
-:func:`hetcoll.sim.imbalance.local_reduce.local_reduce` (same events, same
-order of simultaneous events, same float operations) on a batch of delay
-vectors; the tests check that both give identical floats.
+Each runs the very rules of its exact simulator (same events, same order of
+simultaneous events, same float operations) on a batch of delay vectors, and
+returns every process's termination time; the tests check that both give
+identical floats, ties and zero costs included:
+
+- :func:`local_reduce_terminations`: :func:`hetcoll.sim.imbalance.local_reduce.local_reduce`;
+- :func:`perfect_knowledge_terminations`: :func:`hetcoll.sim.marendic.perfect_knowledge_reduction`
+  with the rendezvous mapping (:func:`hetcoll.sim.imbalance.dynamic.perfect_knowledge`);
+- :func:`tree_dyn_terminations`: :func:`hetcoll.sim.simulate` for Tree-dyn and
+  Non-Commut-Tree-dyn on the flat model (:func:`hetcoll.sim.imbalance.dynamic.tree_dyn`).
+
+They assume one α and β for every pair.
 """
 
 from __future__ import annotations
