@@ -119,16 +119,14 @@ class SteadyStateResult(OperationRoles, Result):
     @property
     def warnings(self) -> list[str]:
         """Legal but suspicious results, one sentence each: an optimum whose exact
-        certification was asked for and failed (its numbers are floating point), and a
-        zero optimal throughput (no value can reach where it must go)."""
-        warnings = []
+        certification was asked for and failed (its numbers are floating point only).
+
+        A zero optimum cannot happen: the operations refuse roles that cannot reach
+        each other before the solve."""
         if self.status == 1 and self.message != _NOT_CERTIFIED:
-            warnings.append(f"the optimum TP ≈ {approx_str(self.throughput)} is not certified "
-                            f"(floating point only): {self.message}")
-        if self.success and self.throughput == 0:
-            warnings.append(f"the optimal throughput is 0: no {self.kind} can complete "
-                            f"(can every value reach where it must go?)")
-        return warnings
+            return [f"the optimum TP ≈ {approx_str(self.throughput)} is not certified "
+                    f"(floating point only): {self.message}"]
+        return []
 
     @property
     def message_sizes(self) -> dict[MessageType, Fraction]:
