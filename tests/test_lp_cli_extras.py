@@ -64,7 +64,7 @@ def test_fixed_period_warning_says_the_smallest_useful_period(capsys):
     # The heaviest tree weighs 2/3: one use per period needs TF >= 3/2.
     status, out, err = run(capsys, "schedule", "reduce", TWO, "--fixed-period", "1/1000")
     assert status == 0 and "TF must be at least 3/2 (≈ 1.5) for one use" in err
-    assert "throughput 0 (LP optimum 1)" in out
+    assert "throughput 0; LP optimum 1" in out
 
 
 def test_exact_period_has_no_warning(capsys):
@@ -273,7 +273,7 @@ def test_text_outputs_show_compact_numbers(capsys):
     assert "TP = 1 operations per time unit (certified exact)" in out
     assert "P0 -> P1: v[0,0] × 2/3 (≈ 0.666667)" in out
     _, out, _ = run(capsys, "schedule", "reduce", TWO, "--fixed-period", "7")
-    assert "period 7, throughput 6/7 (≈ 0.857143) (LP optimum 1)" in out
+    assert "period 7, throughput 6/7 (≈ 0.857143); LP optimum 1" in out
     assert "loss TP - TP* = 1/7 (≈ 0.142857) <= #trees / TF = 2/7 (≈ 0.285714)" in out
     _, out, _ = run(capsys, "report", str(EXAMPLES / "reduce_counterexample.json"))
     # NOTES.md section 1: the reduce counter-example's true TP is 1/2.
