@@ -109,7 +109,8 @@ def _draw(schedule, path: Path) -> None:
 def _print_text(schedule, execution, gantt) -> None:
     what = schedule.operation.component_kind
     print(f"{schedule.kind} schedule: period {number_text(schedule.period)}, "
-          f"throughput {number_text(schedule.throughput_exact)}; LP optimum {number_text(schedule.lp_throughput)}")
+          f"throughput {number_text(schedule.throughput_exact)}; "
+          f"LP optimum {number_text(schedule.lp_throughput)}")
     if schedule.fixed_period:
         print(f"  fixed period: loss TP - TP* = {number_text(schedule.loss)} "
               f"<= #{what} / TF = {number_text(schedule.loss_bound)}")

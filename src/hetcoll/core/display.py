@@ -76,10 +76,12 @@ def number_text(value: Fraction | float | int | None) -> str:
     Returns
     -------
     str
+        No line break; at most :data:`MAX_EXACT_CHARS` characters of exact value.
 
     Raises
     ------
     None
+        Every Fraction, int and float has a text.
 
     See Also
     --------
