@@ -105,6 +105,15 @@ class ExecutionResult(Result):
     efficiency: Fraction
     n_events: int
 
+    @property
+    def warnings(self) -> list[str]:
+        """A run too short to measure anything in steady state (``periods <= depth``)."""
+        if self.steady_throughput is not None:
+            return []
+        return [f"{self.periods} period(s) of uses do not fill the pipeline (depth "
+                f"{self.depth}): no steady-state period was run, so the steady throughput "
+                f"is not measured (run at least {self.depth + 1} periods)"]
+
     def completed_by(self, time: Fraction) -> int:
         """Operations completed by ``time`` (inclusive)."""
         return sum(count for when, count in self.completion_times if when <= time)

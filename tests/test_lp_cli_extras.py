@@ -72,6 +72,18 @@ def test_exact_period_has_no_warning(capsys):
     assert (status, data["warnings"], err) == (0, [], "")
 
 
+def test_too_few_periods_to_measure_the_steady_state_are_warned_about(capsys):
+    # The two-processor reduce schedule has pipeline depth 2 (docs/schedule.md): with
+    # K = 2 no period is full; with K = 3 period 2 is.
+    status, data, err = run_json(capsys, "schedule", "reduce", TWO, "--periods", "2")
+    assert status == 0 and data["execution"]["steady_throughput"] is None
+    (warning,) = data["warnings"]
+    assert "do not fill the pipeline (depth 2)" in warning and "at least 3 periods" in warning
+    assert err == f"hetcoll schedule reduce: warning: {warning}\n"
+    status, data, err = run_json(capsys, "schedule", "reduce", TWO, "--periods", "3")
+    assert (data["execution"]["steady_throughput"], data["warnings"], err) == ("1", [], "")
+
+
 def test_a_starved_scatter_target_is_warned_about():
     from hetcoll.lp.decomposition import ScatterPath, Transfer
     from hetcoll.lp.schedule import periodic_schedule

@@ -75,9 +75,10 @@ def run(args) -> int:
     if gantt is not None:
         _draw(schedule, gantt)
 
-    print_warnings(f"schedule {args.kind}", schedule.warnings)
+    warnings = [*schedule.warnings, *execution.warnings]
+    print_warnings(f"schedule {args.kind}", warnings)
     if args.json:
-        data = schedule.to_dict()
+        data = schedule.to_dict() | {"warnings": warnings}
         data["execution"] = {
             "valid": execution.success, "message": execution.message,
             "periods": execution.periods, "depth": execution.depth,
