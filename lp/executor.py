@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str
@@ -104,6 +105,15 @@ class ExecutionResult(Result):
     efficiency: Fraction
     n_events: int
 
+    @property
+    def warnings(self) -> list[str]:
+        """A run too short to measure anything in steady state (``periods <= depth``)."""
+        if self.steady_throughput is not None:
+            return []
+        return [f"{self.periods} period(s) of uses do not fill the pipeline (depth "
+                f"{self.depth}): no steady-state period was run, so the steady throughput "
+                f"is not measured (run at least {self.depth + 1} periods)"]
+
     def completed_by(self, time: Fraction) -> int:
         """Operations completed by ``time`` (inclusive)."""
         return sum(count for when, count in self.completion_times if when <= time)
@@ -135,7 +145,8 @@ def _describe(slot, instance: int) -> str:
 
 
 def execute_schedule(schedule: Schedule, periods: int, *,
-                     max_busy_intervals: int = MAX_BUSY_INTERVALS) -> ExecutionResult:
+                     max_busy_intervals: int = MAX_BUSY_INTERVALS,
+                     progress: bool = False) -> ExecutionResult:
     """Run ``periods`` periods of uses of ``schedule`` and check every event.
 
     Period p (0 <= p < periods + depth) runs, for each slot of stage s, the
@@ -165,6 +176,9 @@ def execute_schedule(schedule: Schedule, periods: int, *,
         K >= 1.
     max_busy_intervals : int, default MAX_BUSY_INTERVALS
         Size guard: the most busy intervals the run may check.
+    progress : bool
+        Show a bar over the three checks (overlaps, causality, completions) on
+        standard error (tqdm; cleared at the end).
 
     Returns
     -------
@@ -215,9 +229,16 @@ def execute_schedule(schedule: Schedule, periods: int, *,
     scale = math.lcm(period.denominator,
                      *(t.denominator for slot in slots for piece in slot.pieces for t in piece))
     unit = int(period * scale)
-    n_events = _check_overlaps(schedule, periods, scale, unit)
-    _check_causality(schedule, scale, unit)
-    completed, completion_times, arrivals = _completions(schedule, periods, scale, unit)
+    with tqdm(total=3, desc="exact run: port and CPU overlaps", unit="check",
+              disable=not progress, leave=False) as bar:
+        n_events = _check_overlaps(schedule, periods, scale, unit)
+        bar.set_description("exact run: causality")
+        bar.update()
+        _check_causality(schedule, scale, unit)
+        bar.set_description("exact run: completions")
+        bar.update()
+        completed, completion_times, arrivals = _completions(schedule, periods, scale, unit)
+        bar.update()
     makespan = Fraction(max((
         (slot.stage + periods - 1) * unit + int(slot.end * scale) for slot in slots),
         default=0), scale)

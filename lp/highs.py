@@ -21,6 +21,7 @@ from typing import Any
 
 import highspy
 import numpy as np
+from tqdm import tqdm
 
 from hetcoll.core.errors import InputError, LimitError
 from hetcoll.lp.model import SparseLP
@@ -79,8 +80,16 @@ def _scale(model: SparseLP) -> float:
     return 2.0 ** -round(centre)
 
 
-def rerun(highs: highspy.Highs) -> None:
+def rerun(highs: highspy.Highs, *, progress: bool = False) -> None:
     """Run HiGHS on its current model in a worker thread, honouring Ctrl-C at once.
+
+    Parameters
+    ----------
+    highs : highspy.Highs
+        Holding the model (and options) to solve.
+    progress : bool
+        Show the time elapsed in the solve on standard error (a tqdm bar, refreshed
+        every 0.1 s and cleared at the end).
 
     Raises
     ------
@@ -89,16 +98,18 @@ def rerun(highs: highspy.Highs) -> None:
         interrupt check) and left to end in the background.
     """
     highs.startSolve()
-    try:
-        while not highs.wait(0.1)[0]:
-            pass
-    except KeyboardInterrupt:
-        highs.cancelSolve()
-        raise
+    with tqdm(desc="LP solve (HiGHS)", bar_format="{desc}: {elapsed} elapsed",
+              disable=not progress, leave=False) as bar:
+        try:
+            while not highs.wait(0.1)[0]:
+                bar.refresh()
+        except KeyboardInterrupt:
+            highs.cancelSolve()
+            raise
 
 
-def solve_sparse_lp(model: SparseLP, solver_options: Mapping[str, Any] | None = None
-                    ) -> ScaledSolve:
+def solve_sparse_lp(model: SparseLP, solver_options: Mapping[str, Any] | None = None, *,
+                    progress: bool = False) -> ScaledSolve:
     """Solve ``max x[0]`` s.t. capacity rows <= 1 and the other rows = 0, x >= 0.
 
     Parameters
@@ -108,6 +119,8 @@ def solve_sparse_lp(model: SparseLP, solver_options: Mapping[str, Any] | None = 
         HiGHS options, passed through over the defaults (interior point then
         crossover).  ``time_limit`` (seconds) bounds the solve; ``output_flag=True``
         shows HiGHS's log, on standard error unless ``log_file`` says otherwise.
+    progress : bool
+        Show the time elapsed in the solve (:func:`rerun`).
 
     Returns
     -------
@@ -163,5 +176,5 @@ def solve_sparse_lp(model: SparseLP, solver_options: Mapping[str, Any] | None = 
     lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n_cols, n_rows
     if highs.passModel(lp) == highspy.HighsStatus.kError:
         raise InputError("HiGHS refused the LP model (a coefficient out of its range?)")
-    rerun(highs)
+    rerun(highs, progress=progress)
     return ScaledSolve(highs, scale)

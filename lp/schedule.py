@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from hetcoll.core.display import approx_str, number_text
 from hetcoll.core.errors import InputError
 from hetcoll.core.gantt import GanttBar, gantt_chart
 from hetcoll.core.numbers import fraction_str, positive_fraction
@@ -51,6 +52,7 @@ from hetcoll.lp.operations import Gather, OperationRoles, Reduce, Scatter
 from hetcoll.lp.operations import Operation as Collective
 
 __all__ = [
+    "LOSS_WARNING_SHARE",
     "Schedule",
     "ScheduleMatching",
     "Slot",
@@ -61,6 +63,8 @@ __all__ = [
 ]
 
 Operation = Transfer | Task
+#: A fixed period that loses more than this share of the LP throughput is warned about.
+LOSS_WARNING_SHARE = Fraction(1, 10)
 Component = ReductionTree | ScatterPath | GatherPath
 Place = tuple[Hashable, str]  # (value, processor)
 
@@ -142,6 +146,10 @@ class Schedule(OperationRoles, Result):
     status : int
         0 on success (a schedule that cannot be built raises instead).
     message : str
+    warnings : tuple of str
+        Legal but suspicious results, one sentence each: a fixed period that gives
+        every tree (path) no use, starves a target (source), drops some trees, or
+        loses more than :data:`LOSS_WARNING_SHARE` of the LP throughput.
 
     The roles are also attributes (``participants``, ``target``, ``source``,
     ``targets``, ``sources``): those of the operation, None for the others.
@@ -161,6 +169,7 @@ class Schedule(OperationRoles, Result):
     fixed_period: bool = False
     status: int = 0
     message: str = "periodic schedule built"
+    warnings: tuple[str, ...] = ()
 
     @property
     def n_components(self) -> int:
@@ -180,7 +189,7 @@ class Schedule(OperationRoles, Result):
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (rationals as ``"p/q"`` strings).
 
-        Keys: ``status``, ``message``, ``success``, ``kind``, the roles
+        Keys: ``status``, ``message``, ``success``, ``warnings``, ``kind``, the roles
         (``participants``/``target``, ``source``/``targets`` or ``sources``/``target``),
         ``period``, ``throughput_exact``, ``lp_throughput_exact``, ``fixed_period``,
         ``loss``, ``loss_bound``, ``depth``, ``n_trees`` (or ``n_paths``), ``trees``
@@ -217,7 +226,8 @@ class Schedule(OperationRoles, Result):
                     index = _window_index(starts, start)
                     in_matching[index].append({**_transfer_dict(op, value_key), **entry})
         data: dict[str, Any] = {"status": self.status, "message": self.message,
-                                "success": self.success, "kind": self.kind,
+                                "success": self.success, "warnings": list(self.warnings),
+                                "kind": self.kind,
                                 **operation.role_dict()}
         data.update({
             "period": fraction_str(self.period),
@@ -413,7 +423,42 @@ def periodic_schedule(
     return Schedule(operation=operation, period=period, components=components, uses=uses,
                     slots=tuple(slots), matchings=tuple(matchings), initial=initial,
                     final=final, lp_throughput=lp_throughput, throughput_exact=throughput,
-                    depth=depth, fixed_period=fixed_period is not None)
+                    depth=depth, fixed_period=fixed_period is not None,
+                    warnings=_fixed_period_warnings(operation, components, uses, period,
+                                                    lp_throughput, throughput)
+                    if fixed_period is not None else ())
+
+
+def _fixed_period_warnings(operation: Collective, components: Sequence[Component],
+                           uses: Sequence[int], period: Fraction, lp_throughput: Fraction,
+                           throughput: Fraction) -> tuple[str, ...]:
+    """What a fixed period loses, when it is worth a warning (see ``Schedule.warnings``)."""
+    what = operation.component_kind
+    tf = f"the fixed period {fraction_str(period)}"
+    lost = [index for index, count in enumerate(uses) if not count]
+    if components and len(lost) == len(components):
+        return (f"{tf} gives every {what[:-1]} r(t) = floor(weight·TF) = 0 uses: throughput 0 "
+                f"instead of {number_text(lp_throughput)} (TF must be at least "
+                f"{number_text(1 / max(c.weight for c in components))} for one use)",)
+    warnings = []
+    if not operation.has_tasks:
+        served = {value: 0 for value in operation.types()}
+        for component, count in zip(components, uses, strict=True):
+            served[component.value] += count
+        starved = [str(value) for value, count in served.items() if not count]
+        if starved:
+            warnings.append(f"{tf} leaves {operation.value_key} {', '.join(starved)} without "
+                            f"any {what[:-1]} use: throughput 0 instead of "
+                            f"{number_text(lp_throughput)}")
+    if lost:
+        warnings.append(f"{tf} drops {len(lost)} of {len(components)} {what} (weight below "
+                        f"1/TF: r(t) = 0)")
+    if throughput and lp_throughput - throughput > LOSS_WARNING_SHARE * lp_throughput:
+        share = (lp_throughput - throughput) / lp_throughput
+        warnings.append(f"{tf} loses {approx_str(100 * share)}% of the LP throughput: "
+                        f"TP* = {number_text(throughput)} instead of "
+                        f"{number_text(lp_throughput)}")
+    return tuple(warnings)
 
 
 #: The component type each kind of operation decomposes into.

@@ -13,6 +13,7 @@ from typing import Any
 import highspy
 import numpy as np
 
+from hetcoll.core.display import approx_str, number_text
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import fraction_str
 from hetcoll.core.platform import Platform
@@ -116,6 +117,18 @@ class SteadyStateResult(OperationRoles, Result):
         return self.status in (0, 1)
 
     @property
+    def warnings(self) -> list[str]:
+        """Legal but suspicious results, one sentence each: an optimum whose exact
+        certification was asked for and failed (its numbers are floating point only).
+
+        A zero optimum cannot happen: the operations refuse roles that cannot reach
+        each other before the solve."""
+        if self.status == 1 and self.message != _NOT_CERTIFIED:
+            return [f"the optimum TP ≈ {approx_str(self.throughput)} is not certified "
+                    f"(floating point only): {self.message}"]
+        return []
+
+    @property
     def message_sizes(self) -> dict[MessageType, Fraction]:
         """``{message type: exact size}``."""
         return self.operation.message_sizes
@@ -146,7 +159,8 @@ class SteadyStateResult(OperationRoles, Result):
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (exact numbers as ``"p/q"`` strings).
 
-        Keys: ``status``, ``message``, ``success``, ``kind``, ``throughput`` (null
+        Keys: ``status``, ``message``, ``success``, ``warnings``, ``kind``,
+        ``throughput`` (null
         without an optimum), ``throughput_exact``, ``certified``, the roles
         (``source``/``targets``, ``sources``/``target`` or ``participants``/``target``),
         ``sizes`` (scatter and gather: per process), ``bottlenecks``, ``flows``,
@@ -158,7 +172,7 @@ class SteadyStateResult(OperationRoles, Result):
         tasks = self.tasks_exact if exact else self.tasks
         data: dict[str, Any] = {
             "status": self.status, "message": self.message, "success": self.success,
-            "kind": self.kind,
+            "warnings": self.warnings, "kind": self.kind,
             **exact_pair("throughput", self.throughput_exact if exact else self.throughput),
             "certified": exact,
             **self.operation.role_dict(),
@@ -187,16 +201,22 @@ class SteadyStateResult(OperationRoles, Result):
         """A few human-readable lines: throughput, certification, top bottlenecks."""
         if not self.success:
             return f"{self.kind}: no optimum ({self.message})"
-        tp = (f"{fraction_str(self.throughput_exact)} (certified exact, "
-              f"≈ {self.throughput:.6g})" if self.certified
-              else f"≈ {self.throughput:.6g} (not certified: {self.message})")
-        lines = [f"{self.kind} throughput TP = {tp} operations per time unit"]
+        if self.certified:
+            tp = f"{number_text(self.throughput_exact)} operations per time unit (certified exact)"
+        else:
+            tp = (f"≈ {approx_str(self.throughput)} operations per time unit (not certified: "
+                  f"{self.message})")
+        lines = [f"{self.kind} throughput TP = {tp}"]
         for b in self.bottlenecks[:5]:
             lines.append(f"  bottleneck {b['resource']}: dual {b['dual']:.4g} "
                          f"({100 * b['share']:.1f}% of TP), busy {100 * b['utilisation']:.1f}%")
         return "\n".join(lines)
 
 
+
+
+#: The message of an optimum whose certification was not asked for (no warning then).
+_NOT_CERTIFIED = "optimal (floating point; certification not requested)"
 
 
 def _check_coefficients(model: SparseLP, platform: Platform) -> None:
@@ -238,14 +258,14 @@ _ATTEMPTS = (
 )
 
 
-def _certify(highs: highspy.Highs, model: SparseLP):
+def _certify(highs: highspy.Highs, model: SparseLP, progress: bool):
     """Certify the basis HiGHS holds, re-solving with tighter settings if it fails."""
     failures = []
     for options, max_pivots in _ATTEMPTS:
         if options is not None:
             for key, value in options.items():
                 highs.setOptionValue(key, value)
-            rerun(highs)  # warm start from the current basis
+            rerun(highs, progress=progress)  # warm start from the current basis
             if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                 continue
         basis = highs.getBasis()
@@ -291,11 +311,11 @@ def _by_variable(model: SparseLP, platform: Platform, type_names: list[MessageTy
 
 def _run(model: SparseLP, platform: Platform, operation: Operation,
          type_names: list[MessageType], tasks: list[Task], certify: bool, solver_options,
-         build_time: float, max_variables: int | None) -> SteadyStateResult:
+         build_time: float, max_variables: int | None, progress: bool) -> SteadyStateResult:
     check_lp_size(model, max_variables)
     _check_coefficients(model, platform)
     start = time.perf_counter()
-    solved = solve_sparse_lp(model, solver_options)
+    solved = solve_sparse_lp(model, solver_options, progress=progress)
     highs = solved.highs
     solve_time = time.perf_counter() - start
     timings = {"build": build_time, "solve": solve_time, "certify": 0.0}
@@ -317,10 +337,10 @@ def _run(model: SparseLP, platform: Platform, operation: Operation,
     x = np.asarray(solution.col_value) * solved.scale
     activity = np.asarray(solution.row_value)[:model.n_capacity]
     dual = np.asarray(solution.row_dual)[:model.n_capacity] * solved.scale
-    certificate, message = None, "optimal (floating point; certification not requested)"
+    certificate, message = None, _NOT_CERTIFIED
     if certify:
         start = time.perf_counter()
-        certificate, message = _certify(highs, model)
+        certificate, message = _certify(highs, model, progress)
         timings["certify"] = time.perf_counter() - start
 
     if certificate is not None:
@@ -378,6 +398,7 @@ def steady_state_lp(
     certify: bool = True,
     solver_options: Mapping[str, Any] | None = None,
     max_variables: int | None = MAX_LP_VARIABLES,
+    progress: bool = False,
 ) -> SteadyStateResult:
     """Optimal steady-state throughput of a series of ``operation``, solved and certified.
 
@@ -398,6 +419,8 @@ def steady_state_lp(
         ``{"output_flag": True}`` (HiGHS's log, on standard error).
     max_variables : int or None, default MAX_LP_VARIABLES
         Size guard: an LP with more variables is refused before the solve (None: none).
+    progress : bool
+        Show the time elapsed in the HiGHS solve on standard error (a tqdm bar).
 
     Returns
     -------
@@ -434,7 +457,7 @@ def steady_state_lp(
     model, type_names, tasks = operation.build(platform)
     build_time = time.perf_counter() - start
     return _run(model, platform, operation, type_names, tasks, certify, solver_options,
-                build_time, max_variables)
+                build_time, max_variables, progress)
 
 
 def steady_state_scatter_lp(

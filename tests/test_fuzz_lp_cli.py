@@ -76,13 +76,16 @@ def platforms(draw):
     links = [{"from": a, "to": b, "cost": draw(numbers)} for a, b in chosen]
     data = {"processors": processors, "links": links,
             "reduce": {"participants": names[:2], "target": names[0]},
-            "scatter": {"source": names[0], "targets": names[1:]}}
+            "scatter": {"source": names[0], "targets": names[1:]},
+            "gather": {"sources": names[1:], "target": names[0]}}
+    if draw(st.booleans()):  # sizes of the scenario's processes, generated numbers too
+        data["gather"]["sizes"] = {name: draw(numbers) for name in names[1:]}
     return json.dumps(data)  # NaN and Infinity written as JSON's extensions
 
 
-@settings(max_examples=400, deadline=None,
+@settings(max_examples=350, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(text=platforms(), kind=st.sampled_from(["reduce", "scatter"]),
+@given(text=platforms(), kind=st.sampled_from(["reduce", "scatter", "gather"]),
        command=st.sampled_from(["lp", "schedule"]))
 def test_generated_platforms(text, kind, command):
     with tempfile.TemporaryDirectory() as directory:
@@ -91,13 +94,49 @@ def test_generated_platforms(text, kind, command):
         _check(*_run([command, kind, str(path), "--json"]))
 
 
-@settings(max_examples=300, deadline=None,
+EXAMPLE = str(Path(__file__).resolve().parents[1] / "examples" / "two_processor.json")
+
+
+@settings(max_examples=250, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(value=number_texts, flag=st.sampled_from(["--fixed-period", "--periods",
-                                                 "--time-limit", "--max-variables"]))
+                                                 "--time-limit", "--max-variables",
+                                                 "--max-intervals"]))
 def test_generated_flag_values(value, flag):
-    example = str(Path(__file__).resolve().parents[1] / "examples" / "two_processor.json")
-    _check(*_run(["schedule", "reduce", example, flag, value, "--json"]))
+    _check(*_run(["schedule", "reduce", EXAMPLE, flag, value, "--json"]))
+
+
+# Names as a user may type them: real ones, unknown ones, commas, '=', blanks.
+typed_names = st.sampled_from(["P0", "P1", "P2", "", " ", "P1,P0", "P1=2", "x,y", "P 0"])
+
+
+@settings(max_examples=250, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(command=st.sampled_from(["lp", "schedule"]), kind=st.sampled_from(["scatter", "gather"]),
+       names=st.lists(typed_names, min_size=1, max_size=3),
+       sizes=st.lists(st.tuples(typed_names, number_texts), max_size=2),
+       listed=st.one_of(st.none(), st.builds(lambda n, v: f"{n}={v}", typed_names,
+                                             number_texts)))
+def test_generated_names_and_sizes(command, kind, names, sizes, listed):
+    # The list role by the repeatable one-name flag, sizes by --size and --sizes.
+    single, other = ("--target", ["--source", "P0"]) if kind == "scatter" else (
+        "--source", ["--target", "P0"])
+    argv = [command, kind, EXAMPLE, *other]
+    for name in names:
+        argv += [single, name]
+    for name, value in sizes:
+        argv += ["--size", f"{name}={value}"]
+    if listed is not None:
+        argv += ["--sizes", listed]
+    _check(*_run([*argv, "--json"]))
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(value=number_texts, flag=st.sampled_from(["--time-limit", "--max-variables",
+                                                 "--max-intervals"]))
+def test_generated_report_flag_values(value, flag):
+    _check(*_run(["report", EXAMPLE, flag, value, "--json"]))
 
 
 @settings(max_examples=200, deadline=None,

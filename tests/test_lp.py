@@ -395,7 +395,8 @@ def test_cli_two_processor_reduce_json(capsys):
 def test_cli_scatter_text_and_export(tmp_path, capsys):
     assert main(["lp", "scatter", str(EXAMPLES / "scatter_counterexample.json")]) == 0
     text = capsys.readouterr().out
-    assert "TP = 1/2 (certified" in text and "S -> P1: m_P1 × 1/2" in text
+    assert "TP = 1/2 (≈ 0.5) operations per time unit (certified exact)" in text
+    assert "S -> P1: m_P1 × 1/2 (≈ 0.5)" in text
     export = tmp_path / "sssp.lp"
     assert main(["lp", "scatter", str(EXAMPLES / "scatter_counterexample.json"), "--export",
                  str(export), "--no-certify", "--json"]) == 0
@@ -428,7 +429,7 @@ def test_report_solves_every_example(capsys):
     assert found["reduce_counterexample.json", "reduce"] == "1/2"
     assert len(found) >= 7
     assert main(["report", str(EXAMPLES / "two_processor.json")]) == 0
-    assert "reduce P0,P1 -> P0: TP = 1 (certified" in capsys.readouterr().out
+    assert "reduce P0,P1 -> P0: TP = 1, certified" in capsys.readouterr().out
 
 
 @settings(max_examples=40)

@@ -90,7 +90,7 @@ def test_an_lp_without_optimum_is_reported_not_scheduled():
 def test_an_executor_violation_is_a_verdict_not_a_crash(monkeypatch):
     from hetcoll import lp
 
-    def broken(schedule, periods):
+    def broken(schedule, periods, **keywords):
         raise lp.ScheduleViolation("P0", Fraction(1), ("send A", "send B"), "two sends overlap")
 
     monkeypatch.setattr(lp, "execute_schedule", broken)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hetcoll.core.display import approx_str, number_text
 from hetcoll.core.errors import InputError
 from hetcoll.core.platform import Platform
 from hetcoll.core.results import Result, to_jsonable
@@ -71,12 +72,19 @@ class PlatformReport(Result):
     sections: dict[str, list[dict[str, Any]]]
 
     def to_dict(self) -> dict[str, Any]:
-        """``status``, ``message``, ``success``, ``file``, ``description``,
+        """``status``, ``message``, ``success``, ``warnings``, ``file``, ``description``,
         ``processors``, ``links`` and ``sections`` (JSON-ready)."""
         return {"status": self.status, "message": self.message, "success": self.success,
-                "file": self.file, "description": self.description,
+                "warnings": self.warnings, "file": self.file, "description": self.description,
                 "processors": self.processors, "links": self.links,
                 "sections": to_jsonable(self.sections)}
+
+    @property
+    def warnings(self) -> list[str]:
+        """Every scenario's LP and schedule warnings, each led by its scenario."""
+        return [f"{kind}: {warning}"
+                for kind, result in (*self.steady_state.items(), *self.schedules.items())
+                for warning in result.warnings]
 
     def lines(self) -> list[str]:
         """The text report of this platform, one string per line."""
@@ -109,9 +117,16 @@ class Report(Result):
     message: str
     platforms: list[PlatformReport]
 
+    @property
+    def warnings(self) -> list[str]:
+        """Every platform's warnings, each led by its file name."""
+        return [f"{p.file}: {warning}" for p in self.platforms for warning in p.warnings]
+
     def to_dict(self) -> dict[str, Any]:
-        """``status``, ``message``, ``success`` and ``platforms`` (JSON-ready)."""
+        """``status``, ``message``, ``success``, ``warnings`` and ``platforms``
+        (JSON-ready)."""
         return {"status": self.status, "message": self.message, "success": self.success,
+                "warnings": self.warnings,
                 "platforms": [p.to_dict() for p in self.platforms]}
 
     def lines(self) -> list[str]:
@@ -177,9 +192,9 @@ def _render_steady_state(rows: list[dict[str, Any]], results: Mapping[str, Any])
         if irregular:
             what += " (sizes " + ",".join(f"{n}={s}" for n, s in irregular.items()) + ")"
         if row["certified"]:
-            tp = f"TP = {row['throughput_exact']} (certified, ≈ {row['throughput']:.6g})"
+            tp = f"TP = {number_text(results[row['scenario']].throughput_exact)}, certified"
         elif row["status"] == 1:
-            tp = f"TP ≈ {row['throughput']:.6g} (NOT certified: {row['message']})"
+            tp = f"TP ≈ {approx_str(row['throughput'])} (NOT certified: {row['message']})"
         else:
             tp = f"no optimum: {row['message']}"
         lines.append(f"{what}: {tp}")
@@ -191,6 +206,7 @@ def _render_steady_state(rows: list[dict[str, Any]], results: Mapping[str, Any])
 
 
 def schedule_rows(results: Mapping[str, Any], *, extra_periods: int = EXTRA_PERIODS,
+                  max_busy_intervals: int | None = None, progress: bool = False,
                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Schedule every LP result and validate it over depth + ``extra_periods`` periods.
 
@@ -198,6 +214,10 @@ def schedule_rows(results: Mapping[str, Any], *, extra_periods: int = EXTRA_PERI
     ----------
     results : mapping scenario -> SteadyStateResult
     extra_periods : int
+    max_busy_intervals : int, optional
+        The executor's size guard (default: :data:`hetcoll.lp.executor.MAX_BUSY_INTERVALS`).
+    progress : bool
+        Show the executor's progress bar on standard error.
 
     Returns
     -------
@@ -239,7 +259,8 @@ def schedule_rows(results: Mapping[str, Any], *, extra_periods: int = EXTRA_PERI
                 "components": schedule.n_components, "matchings": len(schedule.matchings),
                 "depth": schedule.depth, "periods": periods}
         try:
-            execution = lp.execute_schedule(schedule, periods)
+            execution = lp.execute_schedule(schedule, periods, progress=progress,
+                                            **_given(max_busy_intervals=max_busy_intervals))
         except lp.ScheduleViolation as error:
             row |= {"valid": False, "message": str(error), "efficiency": None,
                     "efficiency_exact": None}
@@ -258,8 +279,8 @@ def _render_periodic_schedule(rows: list[dict[str, Any]]) -> list[str]:
             continue
         what = row["component_kind"] if row["components"] != 1 else row["component_kind"][:-1]
         matchings = f"{row['matchings']} matching{'s' if row['matchings'] != 1 else ''}"
-        lines.append(f"{row['scenario']}: period {row['period']}, {row['components']} {what}, "
-                     f"{matchings}, pipeline depth {row['depth']}")
+        lines.append(f"{row['scenario']}: period {number_text(row['period'])}, "
+                     f"{row['components']} {what}, {matchings}, pipeline depth {row['depth']}")
         verdict = row["message"] if row["valid"] else f"INVALID: {row['message']}"
         efficiency = ("" if row["efficiency"] is None
                       else f"; efficiency {row['efficiency']:.4f}")
@@ -267,8 +288,33 @@ def _render_periodic_schedule(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def report_platform(platform: Platform, file: str | Path = "") -> PlatformReport:
+def _given(**keywords: Any) -> dict[str, Any]:
+    """The keywords that are not None: None leaves the library's default."""
+    return {key: value for key, value in keywords.items() if value is not None}
+
+
+def report_platform(platform: Platform, file: str | Path = "", *,
+                    solver_options: Mapping[str, Any] | None = None,
+                    max_variables: int | None = None, max_busy_intervals: int | None = None,
+                    progress: bool = False) -> PlatformReport:
     """Solve, schedule and run every scenario of one platform.
+
+    Parameters
+    ----------
+    platform : Platform
+    file : str or Path
+        How the report names the platform.
+    solver_options, max_variables, max_busy_intervals, progress
+        As :func:`report`.
+
+    Returns
+    -------
+    PlatformReport
+
+    Raises
+    ------
+    LimitError
+        If an LP or an executor run is over its size guard.
 
     Examples
     --------
@@ -279,9 +325,12 @@ def report_platform(platform: Platform, file: str | Path = "") -> PlatformReport
     """
     from hetcoll import lp
 
-    results = {kind: lp.steady_state_lp(platform, operation)
+    results = {kind: lp.steady_state_lp(platform, operation, solver_options=solver_options,
+                                        progress=progress,
+                                        **_given(max_variables=max_variables))
                for kind, operation in lp.default_operations(platform).items()}
-    schedules, rows = schedule_rows(results)
+    schedules, rows = schedule_rows(results, max_busy_intervals=max_busy_intervals,
+                                    progress=progress)
     sections = {}
     if results:
         sections = {"steady_state": steady_state_rows(results), "periodic_schedule": rows}
@@ -290,7 +339,9 @@ def report_platform(platform: Platform, file: str | Path = "") -> PlatformReport
                           sections)
 
 
-def report(paths: Iterable[str | Path], *, progress: bool = False) -> Report:
+def report(paths: Iterable[str | Path], *, progress: bool = False,
+           solver_options: Mapping[str, Any] | None = None, max_variables: int | None = None,
+           max_busy_intervals: int | None = None) -> Report:
     """The main job: report on every platform file of ``paths``.
 
     Parameters
@@ -298,7 +349,15 @@ def report(paths: Iterable[str | Path], *, progress: bool = False) -> Report:
     paths : iterable of str or Path
         Platform files (``.json``, ``.graphml``), or directories holding them.
     progress : bool
-        Show a progress bar over the platforms (on stderr).
+        Show progress bars on stderr: over the platforms, the time of each HiGHS
+        solve, and each exact run of a schedule.
+    solver_options : mapping, optional
+        HiGHS options for every LP (:func:`hetcoll.lp.steady_state_lp`), e.g.
+        ``{"time_limit": 10.0}`` (a scenario that hits it is a verdict in its row).
+    max_variables : int, optional
+        LP size guard (default :data:`hetcoll.lp.highs.MAX_LP_VARIABLES`).
+    max_busy_intervals : int, optional
+        Executor size guard (default :data:`hetcoll.lp.executor.MAX_BUSY_INTERVALS`).
 
     Returns
     -------
@@ -310,12 +369,14 @@ def report(paths: Iterable[str | Path], *, progress: bool = False) -> Report:
     InputError
         For a missing path, a directory without platform files, or an invalid
         platform file (all files are read before any LP is solved).
+    LimitError
+        If an LP or an executor run is over its size guard.
 
     Examples
     --------
     >>> r = report(["examples/two_processor.json"])
     >>> r.lines()[3]
-    '   scatter P0 -> P1: TP = 1 (certified, ≈ 1)'
+    '   scatter P0 -> P1: TP = 1, certified'
 
     References
     ----------
@@ -328,7 +389,9 @@ def report(paths: Iterable[str | Path], *, progress: bool = False) -> Report:
 
     files = platform_files(paths)
     platforms = [(path, lp.read_platform(path)) for path in files]  # validate all first
-    reports = [report_platform(platform, path)
+    reports = [report_platform(platform, path, solver_options=solver_options,
+                               max_variables=max_variables,
+                               max_busy_intervals=max_busy_intervals, progress=progress)
                for path, platform in tqdm(platforms, desc="platforms", disable=not progress,
                                           leave=False)]
     return Report(0, f"{len(reports)} platform(s) reported", reports)

@@ -16,15 +16,18 @@ from hetcoll.core.errors import HetcollError, InputError
 from hetcoll.core.results import to_jsonable
 
 __all__ = [
+    "REPEATED_NAME_OPTIONS",
     "SCENARIO_OPTIONS",
     "HetcollArgumentParser",
     "add_force_flag",
     "add_json_flag",
+    "add_max_intervals_flag",
     "image_path",
     "add_scenario_arguments",
     "add_scenario_parsers",
     "add_solver_flags",
     "output_path",
+    "parse_size_items",
     "parse_sizes",
     "positive_count",
     "print_json",
@@ -33,6 +36,7 @@ __all__ = [
     "resolve_scenario",
     "run_command",
     "scenario_operation",
+    "show_progress",
     "solver_keywords",
     "split_names",
     "to_jsonable",
@@ -152,6 +156,20 @@ SCENARIO_OPTIONS: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
                ("target", "--target", "processor receiving the result", False)),
 }
 
+#: The repeatable one-name flag of each list role (a name may hold commas or spaces):
+#: role -> (flag, attribute, help).  Its names follow those of the comma list.
+REPEATED_NAME_OPTIONS: dict[str, tuple[str, str, str]] = {
+    "targets": ("--target", "target_names",
+                "one receiving processor, whatever its name holds (commas, spaces); "
+                "repeat for several, after those of --targets"),
+    "sources": ("--source", "source_names",
+                "one sending processor, whatever its name holds (commas, spaces); "
+                "repeat for several, after those of --sources"),
+    "participants": ("--participant", "participant_names",
+                     "one participant, whatever its name holds (commas, spaces); repeat "
+                     "in operand order, after those of --participants"),
+}
+
 
 #: The kinds of scenario that take ``--sizes``, and the role whose processes it sizes.
 SIZED_SCENARIOS = {"scatter": "target", "gather": "source"}
@@ -165,17 +183,27 @@ SCENARIO_HELP = {"scatter": "series of scatters from one source",
 def add_scenario_arguments(parser: argparse.ArgumentParser, kind: str) -> None:
     """Add ``PLATFORM`` and the scenario options of ``kind`` (``"scatter"``: ``--source``,
     ``--targets``; ``"gather"``: ``--sources``, ``--target``; ``"reduce"``:
-    ``--participants``, ``--target``); scatter and gather also get ``--sizes``."""
+    ``--participants``, ``--target``), and the repeatable one-name flag of the list role
+    (:data:`REPEATED_NAME_OPTIONS`: ``--target``, ``--source`` or ``--participant``);
+    scatter and gather also get ``--sizes`` and the repeatable ``--size``."""
     parser.add_argument("platform", metavar="PLATFORM",
                         help="platform file (.json, .graphml or SimGrid .xml)")
-    for _, flag, text, _ in SCENARIO_OPTIONS[kind]:
+    for role, flag, text, is_list in SCENARIO_OPTIONS[kind]:
         parser.add_argument(flag, help=text)
+        if is_list:
+            single, dest, help_text = REPEATED_NAME_OPTIONS[role]
+            parser.add_argument(single, dest=dest, metavar="NAME", action="append",
+                                help=help_text)
     if kind in SIZED_SCENARIOS:
         owners = SIZED_SCENARIOS[kind]
         parser.add_argument("--sizes", metavar="A=3,B=1/2,...",
                             help=f"message size of some {owners}s, exact (ints, decimals, "
                             f"p/q); unnamed {owners}s get 1 (default: the platform "
                             f"file's scenario sizes, else all 1)")
+        parser.add_argument("--size", metavar="NAME=SIZE", action="append",
+                            help=f"message size of one {owners}, whatever its name holds "
+                            f"(commas, spaces: the size follows the last '='); repeatable, "
+                            f"with or without --sizes")
 
 
 def add_scenario_parsers(parser: argparse.ArgumentParser, descriptions: dict[str, str],
@@ -200,12 +228,23 @@ def add_scenario_parsers(parser: argparse.ArgumentParser, descriptions: dict[str
 
 
 def _given_roles(args: argparse.Namespace, kind: str) -> tuple[dict[str, Any], dict[str, str]]:
-    """The roles typed on the command line (lists split) and the flag of each role."""
+    """The roles typed on the command line (lists split, then the repeated one-name
+    flag's names) and the flag(s) of each role, for error messages."""
     given, labels = {}, {}
     for name, flag, _, is_list in SCENARIO_OPTIONS[kind]:
         value = getattr(args, name)
-        given[name] = split_names(value, flag) if is_list and value is not None else value
         labels[name] = flag
+        if is_list:
+            single, dest, _ = REPEATED_NAME_OPTIONS[name]
+            repeated = getattr(args, dest, None)
+            if repeated is not None:
+                labels[name] = f"{flag}/{single}"
+                for item in repeated:
+                    if not item.strip():
+                        raise InputError(f"{single}: expected a processor name, got {item!r}")
+            if value is not None or repeated is not None:
+                value = ([] if value is None else split_names(value, flag)) + (repeated or [])
+        given[name] = value
     return given, labels
 
 
@@ -230,6 +269,19 @@ def resolve_scenario(args: argparse.Namespace, platform: Any, kind: str) -> tupl
 
     given, labels = _given_roles(args, kind)
     return scenario_roles(platform, kind, given, labels=labels, where=args.platform)
+
+
+def add_max_intervals_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--max-intervals``, the size guard of the exact run of a schedule."""
+    # The default is the library's, hetcoll.lp.executor.MAX_BUSY_INTERVALS.
+    parser.add_argument("--max-intervals", metavar="N", type=positive_count,
+                        help="refuse executor runs that check more than N busy intervals "
+                        "(default 200,000)")
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    """Progress bars on: standard error is a terminal and ``--json`` is off."""
+    return not args.json and sys.stderr.isatty()
 
 
 def add_solver_flags(parser: argparse.ArgumentParser) -> None:
@@ -288,6 +340,9 @@ def scenario_operation(args: argparse.Namespace, platform: Any) -> Any:
 
     given, labels = _given_roles(args, args.kind)
     sizes = parse_sizes(getattr(args, "sizes", None), "--sizes")
+    repeated = getattr(args, "size", None)
+    if repeated is not None:
+        sizes = parse_size_items(repeated, "--size", sizes)
     return resolve_operation(platform, args.kind, given, sizes,
                              labels=labels, where=args.platform)
 
@@ -312,6 +367,41 @@ def parse_sizes(text: str | None, flag: str) -> dict[str, Any] | None:
     from hetcoll.core.sizes import parse_sizes as parse
 
     return None if text is None else parse(text, None, flag, positive=True)
+
+
+def parse_size_items(items: Sequence[str], flag: str,
+                     sizes: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``["A=3", "x,y=1/2"]`` -> ``{"A": Fraction(3), "x,y": Fraction(1, 2)}``.
+
+    Each item is ``NAME=SIZE``, split at its *last* ``=`` (a size holds none), so a
+    name may hold commas, spaces or ``=``; blanks around either part are dropped
+    (:func:`hetcoll.core.sizes.parse_size_items`, positive sizes).
+
+    Parameters
+    ----------
+    items : sequence of str
+    flag : str
+        The option, named in error messages.
+    sizes : dict, optional
+        Sizes given before (e.g. by ``--sizes``), added to; a name may not repeat.
+
+    Returns
+    -------
+    dict name -> Fraction
+
+    Raises
+    ------
+    InputError
+        As :func:`parse_sizes`.
+
+    Examples
+    --------
+    >>> parse_size_items(["x,y=1/2", "P 0 = 3"], "--size")
+    {'x,y': Fraction(1, 2), 'P 0': Fraction(3, 1)}
+    """
+    from hetcoll.core.sizes import parse_size_items as parse
+
+    return parse(items, None, flag, positive=True, sizes=sizes)
 
 
 def split_names(text: str, what: str) -> list[str]:

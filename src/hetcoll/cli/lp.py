@@ -12,11 +12,13 @@ from hetcoll.cli._common import (
     image_path,
     output_path,
     print_json,
+    print_warnings,
     scenario_operation,
+    show_progress,
     solver_keywords,
 )
+from hetcoll.core.display import number_text
 from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import fraction_str
 
 
 def register(subparsers) -> None:
@@ -54,7 +56,7 @@ def run(args) -> int:
     platform = lp.read_platform(args.platform)
     operation = scenario_operation(args, platform)
     result = lp.steady_state_lp(platform, operation, certify=not args.no_certify,
-                                **solver_keywords(args))
+                                progress=show_progress(args), **solver_keywords(args))
     if export is not None:
         problem = operation.pulp(platform)
         if export.suffix.lower() == ".lp":
@@ -79,11 +81,8 @@ def _plot(path, result) -> None:
         raise InputError(f"--plot {path}: {error}") from None
 
 
-def _rate(value) -> str:
-    return fraction_str(value) if not isinstance(value, float) else f"{value:.6g}"
-
-
 def _show(args, result) -> int:
+    print_warnings(f"lp {args.kind}", result.warnings)
     if args.json:
         print_json(result.to_dict())
         return 0 if result.success else 1
@@ -96,9 +95,9 @@ def _show(args, result) -> int:
         print("flows per time unit (from -> to: message):")
         for (a, b, kind), value in flows.items():
             label = f"v[{kind[0]},{kind[1]}]" if isinstance(kind, tuple) else f"m_{kind}"
-            print(f"  {a} -> {b}: {label} × {_rate(value)}")
+            print(f"  {a} -> {b}: {label} × {number_text(value)}")
     if tasks:
         print("tasks per time unit (processor: T(k,l,m)):")
         for (name, (k, split, m)), value in tasks.items():
-            print(f"  {name}: T({k},{split},{m}) × {_rate(value)}")
+            print(f"  {name}: T({k},{split},{m}) × {number_text(value)}")
     return 0

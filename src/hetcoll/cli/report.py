@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-
-from hetcoll.cli._common import add_json_flag, print_json
+from hetcoll.cli._common import (
+    add_json_flag,
+    add_max_intervals_flag,
+    add_solver_flags,
+    print_json,
+    print_warnings,
+    show_progress,
+    solver_keywords,
+)
 
 
 def register(subparsers) -> None:
@@ -20,6 +26,8 @@ def register(subparsers) -> None:
         f"{EXTRA_PERIODS} periods.")
     parser.add_argument("paths", nargs="+", metavar="DIR_OR_FILE",
                         help="platform files, or directories holding them")
+    add_max_intervals_flag(parser)
+    add_solver_flags(parser)
     add_json_flag(parser)
     parser.set_defaults(func=run)
 
@@ -27,9 +35,12 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from hetcoll.report import report
 
-    result = report(args.paths, progress=not args.json and sys.stderr.isatty())
+    result = report(args.paths, progress=show_progress(args),
+                    max_busy_intervals=args.max_intervals, **solver_keywords(args))
+    print_warnings("report", result.warnings)
     if args.json:
-        print_json({"platforms": result.to_dict()["platforms"]})
+        data = result.to_dict()
+        print_json({"warnings": data["warnings"], "platforms": data["platforms"]})
         return 0
     for line in result.lines():
         print(line)

@@ -9,16 +9,19 @@ from pathlib import Path
 from hetcoll.cli._common import (
     add_force_flag,
     add_json_flag,
+    add_max_intervals_flag,
     add_scenario_parsers,
     add_solver_flags,
     image_path,
-    positive_count,
     print_json,
+    print_warnings,
     scenario_operation,
+    show_progress,
     solver_keywords,
 )
+from hetcoll.core.display import number_text
 from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import fraction_str, positive_fraction
+from hetcoll.core.numbers import positive_fraction
 
 #: Trees (or paths) listed in the text output; --json lists them all.
 SHOWN = 12
@@ -45,10 +48,7 @@ def _common_options(parser: argparse.ArgumentParser) -> None:
                         help="periods of uses the executor runs (default: pipeline depth + 10)")
     parser.add_argument("--gantt", metavar="FILE",
                         help="draw one period as a Gantt chart into FILE (.png, .pdf, .svg)")
-    # The default is the library's, hetcoll.lp.executor.MAX_BUSY_INTERVALS.
-    parser.add_argument("--max-intervals", metavar="N", type=positive_count,
-                        help="refuse executor runs that check more than N busy intervals "
-                        "(default 200,000)")
+    add_max_intervals_flag(parser)
     add_solver_flags(parser)
     add_force_flag(parser, "--gantt")
     add_json_flag(parser)
@@ -65,17 +65,20 @@ def run(args) -> int:
     if args.periods is not None and args.periods < 1:
         raise InputError(f"--periods must be at least 1, got {args.periods}")
     platform = lp.read_platform(args.platform)
+    progress = show_progress(args)
     result = lp.steady_state_lp(platform, scenario_operation(args, platform),
-                                **solver_keywords(args))
+                                progress=progress, **solver_keywords(args))
     schedule = schedule_from_lp(result, fixed_period=fixed)
     periods = args.periods if args.periods is not None else schedule.depth + 10
     limit = {} if args.max_intervals is None else {"max_busy_intervals": args.max_intervals}
-    execution = execute_schedule(schedule, periods, **limit)
+    execution = execute_schedule(schedule, periods, progress=progress, **limit)
     if gantt is not None:
         _draw(schedule, gantt)
 
+    warnings = [*schedule.warnings, *execution.warnings]
+    print_warnings(f"schedule {args.kind}", warnings)
     if args.json:
-        data = schedule.to_dict()
+        data = schedule.to_dict() | {"warnings": warnings}
         data["execution"] = {
             "valid": execution.success, "message": execution.message,
             "periods": execution.periods, "depth": execution.depth,
@@ -106,20 +109,19 @@ def _draw(schedule, path: Path) -> None:
 
 def _print_text(schedule, execution, gantt) -> None:
     what = schedule.operation.component_kind
-    print(f"{schedule.kind} schedule: period {fraction_str(schedule.period)}, "
-          f"throughput {fraction_str(schedule.throughput_exact)} "
-          f"(LP optimum {fraction_str(schedule.lp_throughput)})")
+    print(f"{schedule.kind} schedule: period {number_text(schedule.period)}, "
+          f"throughput {number_text(schedule.throughput_exact)}; "
+          f"LP optimum {number_text(schedule.lp_throughput)}")
     if schedule.fixed_period:
-        print(f"  fixed period: loss TP - TP* = {fraction_str(schedule.loss)} "
-              f"<= #{what} / TF = {fraction_str(schedule.loss_bound)}")
+        print(f"  fixed period: loss TP - TP* = {number_text(schedule.loss)} "
+              f"<= #{what} / TF = {number_text(schedule.loss_bound)}")
     print(f"  {schedule.n_components} {what}, {len(schedule.matchings)} matchings "
-          f"(communication {fraction_str(sum((m.duration for m in schedule.matchings), 0))} "
+          f"(communication {number_text(sum((m.duration for m in schedule.matchings), 0))} "
           f"per period), pipeline depth {schedule.depth} periods")
     print(f"  executor: {execution.message}")
-    steady = ("-" if execution.steady_throughput is None
-              else fraction_str(execution.steady_throughput))
+    steady = number_text(execution.steady_throughput)
     print(f"    {execution.periods} periods: {execution.completed} operations in "
-          f"{fraction_str(execution.makespan)} time units; steady throughput {steady}; "
+          f"{number_text(execution.makespan)} time units; steady throughput {steady}; "
           f"efficiency {float(execution.efficiency):.4f}")
     for index, (component, uses) in enumerate(zip(schedule.components, schedule.uses,
                                                   strict=True)):
@@ -129,7 +131,7 @@ def _print_text(schedule, execution, gantt) -> None:
         hops = ", ".join(_transfer_text(t) for t in component.transfers)
         tasks = ", ".join(f"T({','.join(map(str, t.task))})@{t.processor}"
                           for t in component.tasks)
-        print(f"  {what[:-1]} {index}: weight {fraction_str(component.weight)}, {uses} per "
+        print(f"  {what[:-1]} {index}: weight {number_text(component.weight)}, {uses} per "
               f"period: {hops}{'; ' + tasks if tasks else ''}")
     if gantt is not None:
         print(f"  Gantt chart of one period written to {gantt}")

@@ -6,13 +6,13 @@ they all accept and refuse the same text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import nonnegative_number, positive_fraction
 
-__all__ = ["parse_sizes"]
+__all__ = ["parse_size_items", "parse_sizes"]
 
 
 def parse_sizes(text: str, names: Iterable[str] | None = None, what: str = "--sizes", *,
@@ -62,19 +62,35 @@ def parse_sizes(text: str, names: Iterable[str] | None = None, what: str = "--si
     ----------
     Dichev, Rychkov, Lastovetsky, §2: each process i has its own block size m_i.
     """
-    known = None if names is None else set(names)
     if not text.strip():
         raise InputError(f"{what}: expected NAME=SIZE pairs separated by commas, got {text!r}")
-    sizes: dict[str, Fraction] = {}
-    for item in text.split(","):
-        name, sep, value = item.partition("=")
+    return parse_size_items(text.split(","), names, what, positive=positive)
+
+
+def parse_size_items(items: Iterable[str], names: Iterable[str] | None = None,
+                     what: str = "--size", *, positive: bool = False,
+                     sizes: Mapping[str, Fraction] | None = None) -> dict[str, Fraction]:
+    """Read ``NAME=SIZE`` items, each split at its *last* ``=``: names may hold commas.
+
+    Parameters are as :func:`parse_sizes`'s; ``sizes`` holds sizes given before (e.g.
+    by ``--sizes``), added to: a name may not repeat.
+
+    Examples
+    --------
+    >>> parse_size_items(["x,y=1/2", "P 0 = 3"])
+    {'x,y': Fraction(1, 2), 'P 0': Fraction(3, 1)}
+    """
+    known = None if names is None else set(names)
+    check = positive_fraction if positive else nonnegative_number
+    result = dict(sizes or {})
+    for item in items:
+        name, sep, value = item.rpartition("=")
         name = name.strip()
         if not sep or not name:
             raise InputError(f"{what}: expected NAME=SIZE, got {item.strip()!r}")
         if known is not None and name not in known:
             raise InputError(f"{what}: {name!r} is not a processor of the platform")
-        if name in sizes:
+        if name in result:
             raise InputError(f"{what}: {name!r} is given twice")
-        check = positive_fraction if positive else nonnegative_number
-        sizes[name] = check(value.strip(), f"{what}: size of {name}")
-    return sizes
+        result[name] = check(value.strip(), f"{what}: size of {name}")
+    return result
