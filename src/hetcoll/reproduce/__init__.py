@@ -23,6 +23,7 @@ from hetcoll.reproduce.claims import (
     Context,
     Outcome,
     all_specs,
+    erratum,
     pending,
     select_specs,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "ReproductionResult",
     "Sweep",
     "all_specs",
+    "erratum",
     "cell_key",
     "cell_seed",
     "pending",

@@ -18,7 +18,7 @@ from hetcoll.core.errors import InputError
 from hetcoll.reproduce.sweep import Sweep, run_sweep
 
 __all__ = ["PAPER_MODULES", "VERDICTS", "Claim", "ClaimSpec", "Context", "Outcome", "pending",
-           "all_specs", "select_specs"]
+           "all_specs", "erratum", "select_specs"]
 
 #: The verdicts a claim may get.
 VERDICTS = ("reproduced", "differs", "refuted", "not reproducible")
@@ -210,4 +210,17 @@ def pending(module: str) -> Callable[[Context], Outcome]:
         return Outcome("none", "not reproducible",
                        f"{module} is installed but this claim's definition is not written yet",
                        {"requires": module})
+    return evaluate
+
+
+def erratum(hetcoll_value: str, reason: str) -> Callable[[Context], Outcome]:
+    """An evaluator for an error of the text (a typo, a misnamed formula): ``differs``.
+
+    Examples
+    --------
+    >>> erratum("lambda_d", "a typo")(None).verdict
+    'differs'
+    """
+    def evaluate(ctx: Context) -> Outcome:
+        return Outcome(hetcoll_value, "differs", reason, {})
     return evaluate

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from hetcoll import lp
-from hetcoll.reproduce.claims import ClaimSpec, Context, Outcome
+from hetcoll.reproduce.claims import ClaimSpec, Context, Outcome, erratum
 
 TWO_PROCESSOR = {
     "processors": [{"name": "P0", "compute": 3}, {"name": "P1", "compute": "3/2"}],
@@ -76,13 +76,6 @@ def _toys(ctx: Context) -> Outcome:
                    "extraction (NOTES.md): no number to compare", {})
 
 
-def _typos(ctx: Context) -> Outcome:
-    return Outcome("TP = received + computed v[0,N], for every 0 <= l < N", "differs",
-                   "typos: v[0,m] stands for v[0,N], the range of l is off by one, and "
-                   "v_0 ⊕ v_2 ⊕ ... stands for v_0 ⊕ v_1 ⊕ ... (lp.steady_state_reduce_lp's "
-                   "docstring)", {})
-
-
 CLAIMS = [
     ClaimSpec("LMR-two-processor", "LMR", "SSRP (NOTES.md section 1, hand-checked)",
               "Two processors (links 1, w(P0) = 3, w(P1) = 3/2): TP = 1 with two trees of "
@@ -100,5 +93,9 @@ CLAIMS = [
               "The slides' toy platforms reach the throughputs shown.", "lost in extraction",
               _toys),
     ClaimSpec("LMR-tp-line", "LMR", "SSRP, definition of the throughput",
-              "TP sums v[0,m] over 0 <= l < N-1.", "v[0,m], 0 <= l < N-1", _typos),
+              "TP sums v[0,m] over 0 <= l < N-1.", "v[0,m], 0 <= l < N-1",
+              erratum("TP = received + computed v[0,N], for every 0 <= l < N",
+                      "typos: v[0,m] stands for v[0,N], the range of l is off by one, and "
+                      "v_0 ⊕ v_2 ⊕ ... stands for v_0 ⊕ v_1 ⊕ ... (lp.steady_state_reduce_lp's "
+                      "docstring)")),
 ]
