@@ -9,6 +9,7 @@ a verdict with its reason and evidence.
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -126,6 +127,9 @@ class Context:
         Passed to :func:`run_sweep` (tests interrupt sweeps with it).
     figures : dict of str to list of Path
         Figures written so far, by name (the report embeds them).
+    sweeps : dict of str to dict
+        Per sweep run: its grid (the values of each coordinate), how many cells it
+        has, how many this run computed (the others were read back) and the seconds.
     """
 
     out: Path
@@ -135,15 +139,29 @@ class Context:
     progress: bool = False
     on_cell: Callable[[dict, dict], None] | None = None
     figures: dict[str, list[Path]] = field(default_factory=dict)
+    sweeps: dict[str, dict] = field(default_factory=dict)
     _sweeps: dict[str, list[dict]] = field(default_factory=dict)
     _cache: dict[str, Any] = field(default_factory=dict)
 
     def sweep(self, sweep: Sweep) -> list[dict]:
         """The results of ``sweep`` (computed once per reproduction, resumable)."""
         if sweep.name not in self._sweeps:
+            computed = []
+
+            def count(coordinates: dict, result: dict) -> None:
+                computed.append(coordinates)
+                if self.on_cell is not None:
+                    self.on_cell(coordinates, result)
+
+            start = time.perf_counter()
             self._sweeps[sweep.name] = run_sweep(
                 sweep, self.out, jobs=self.jobs, scheduler=self.scheduler,
-                progress=self.progress, on_cell=self.on_cell)
+                progress=self.progress, on_cell=count)
+            self.sweeps[sweep.name] = {
+                "grid": {name: sorted({c[name] for c in sweep.cells})
+                         for name in sweep.cells[0]},
+                "cells": len(sweep.cells), "computed": len(computed),
+                "seconds": round(time.perf_counter() - start, 1)}
         return self._sweeps[sweep.name]
 
     def cached(self, name: str, compute: Callable[[], Any]) -> Any:

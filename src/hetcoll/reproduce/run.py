@@ -40,6 +40,8 @@ class ReproductionResult(Result):
     verdicts : dict of str to int
         How many claims got each verdict.
     claims : list of Claim
+    sweeps : dict of str to dict
+        Per sweep: its grid, cells, cells computed by this run, seconds.
     files : list of str
         The files written (relative to ``out``).
     """
@@ -51,6 +53,7 @@ class ReproductionResult(Result):
     seconds: float
     verdicts: dict[str, int]
     claims: list[Claim] = field(default_factory=list)
+    sweeps: dict[str, dict] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
 
 
@@ -76,7 +79,8 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
-def _markdown(result: ReproductionResult, figures: dict[str, list[Path]]) -> str:
+def _markdown(result: ReproductionResult, figures: dict[str, list[Path]],
+              sweeps: dict[str, dict]) -> str:
     scale = "quick (reduced scale)" if result.quick else "full (paper scale)"
     lines = [
         "# hetcoll reproduce: the four papers' claims",
@@ -96,6 +100,13 @@ def _markdown(result: ReproductionResult, figures: dict[str, list[Path]]) -> str
     lines += [f"| {c.id} | {c.paper} | {_cell(c.where)} | {_cell(c.statement)} | "
               f"{_cell(c.paper_value)} | {_cell(c.hetcoll_value)} | **{c.verdict}** | "
               f"{_cell(c.reason)} |" for c in result.claims]
+    if sweeps:
+        lines += ["", "## Sweeps", "", "| sweep | grid | cells | computed this run | seconds |",
+                  "|---|---|---:|---:|---:|"]
+        lines += [f"| {name} | " + "; ".join(f"{k}: {', '.join(map(str, v))}"
+                                            for k, v in log["grid"].items())
+                  + f" | {log['cells']} | {log['computed']} | {log['seconds']} |"
+                  for name, log in sweeps.items()]
     if figures:
         lines += ["", "## Figures", ""]
         for name, paths in figures.items():
@@ -201,12 +212,13 @@ def reproduce(out: str | Path = "reproduce", *, quick: bool = False,
     counts = Counter(c.verdict for c in claims)
     verdicts = {v: counts[v] for v in VERDICTS if counts[v]}
     result = ReproductionResult(0, f"{len(claims)} claims evaluated", out, quick,
-                                time.perf_counter() - start, verdicts, claims)
+                                time.perf_counter() - start, verdicts, claims, ctx.sweeps)
     figures = dict(sorted(ctx.figures.items()))
     _write_text(out / "claims.json", json.dumps(
         {"quick": quick, "seconds": round(result.seconds, 1), "verdicts": verdicts,
-         "claims": to_jsonable([c.to_dict() for c in claims])}, indent=1, allow_nan=False))
-    _write_text(out / "report.md", _markdown(result, figures))
+         "sweeps": ctx.sweeps, "claims": to_jsonable([c.to_dict() for c in claims])},
+        indent=1, allow_nan=False))
+    _write_text(out / "report.md", _markdown(result, figures, ctx.sweeps))
     _write_text(out / "report.html", _html(result, figures))
     result.files = ["claims.json", "report.md", "report.html",
                     *(p.name for paths in figures.values() for p in paths)]
