@@ -58,6 +58,11 @@ def test_quick_reproduces_every_claim(tmp_path):
     assert claims["RR-fig6-transition"].evidence["constant_costs"]["3/5"] == {
         "binomial-stat": "48/5", "fibonacci-stat": "48/5", "tree-dyn": "48/5"}
     assert claims["RR-fig6-transition"].verdict == "differs"
+    assert result.sweeps["figure4"]["computed"] == 13
+    # A second run reads every cell back: nothing computed, the same numbers.
+    again = reproduce(tmp_path, quick=True, only=["RR-fig4-order"])
+    assert again.sweeps["figure4"]["computed"] == 0
+    assert again.claims[0].evidence == claims["RR-fig4-order"].evidence
     for name, module in (("MLH-table1", "hetcoll.sim.imbalance"),
                          ("DRL-hcl-binomial-pairwise", "hetcoll.sim.collectives")):
         assert claims[name].verdict == "not reproducible"
