@@ -307,6 +307,24 @@ def _fig6_transition(ctx: Context) -> Outcome:
                    "Fibonacci-stat around 0.5-0.7", evidence)
 
 
+def _fig6_robust(ctx: Context) -> Outcome:
+    data = _grid(ctx)
+    cvs, ratios, mean = data["cvs"], data["ratios"], data["mean"]
+    stop = max(j for j, cv in enumerate(cvs) if cv <= 0.32)
+    fib = mean["fibonacci-stat"][ratios.index(1.0)]
+    binomial = mean["binomial-stat"][ratios.index(0.1)]
+    growth = (float(fib[stop] / fib[0] - 1), float(binomial[stop] / binomial[0] - 1))
+    evidence = _grid_evidence(data, "figure6")
+    evidence["growth_to_cv"] = cvs[stop]
+    evidence["fibonacci_stat_at_1_growth_per_cv"] = [round(float(v), 4) for v in fib / fib[0] - 1]
+    evidence["binomial_stat_at_0.1_growth_per_cv"] = [
+        round(float(v), 4) for v in binomial / binomial[0] - 1]
+    return Outcome(f"mean growth from CV = {cvs[0]} to {cvs[stop]}: Fibonacci-stat at "
+                   f"mu_c = mu_d {growth[0]:+.1%}, Binomial-stat at mu_c/mu_d = 0.1 "
+                   f"{growth[1]:+.1%}", "reproduced" if growth[0] < growth[1] else "differs",
+                   "more robust read as a smaller relative growth of the mean", evidence)
+
+
 def _fig6_symmetry(ctx: Context) -> Outcome:
     data = _grid(ctx)
     ratios, best = data["ratios"], data["best"]
@@ -512,6 +530,9 @@ CLAIMS = [
     ClaimSpec("RR-fig6-transition", "RR", "section 6.3, Figure 6",
               "At low CV, the best method turns from Binomial-stat to Fibonacci-stat when "
               "mu_c reaches half of mu_d.", "transition at mu_c/mu_d = 0.5", _fig6_transition),
+    ClaimSpec("RR-fig6-robust", "RR", "section 6.3, Figure 6",
+              "Fibonacci-stat is more robust to cost dispersion when mu_c = mu_d than "
+              "Binomial-stat when mu_c/mu_d = 0.1.", "more robust", _fig6_robust),
     ClaimSpec("RR-fig6-symmetry", "RR", "section 6.3, Figure 6",
               "Figure 6 has the same symmetry as Figure 5.", "symmetrical", _fig6_symmetry),
     ClaimSpec("RR-sec63-methods", "RR", "section 6.3",
