@@ -111,7 +111,10 @@ def _dask(sweep: Sweep, todo: list[dict], address: Any) -> Iterator[tuple[dict, 
     except ImportError as error:
         raise InputError("--scheduler needs dask.distributed: pip install 'dask[distributed]'"
                          ) from error
-    client = Client(address)  # as_completed finds it as the default client
+    try:
+        client = Client(address, timeout=10)  # as_completed finds it as the default client
+    except OSError as error:
+        raise InputError(f"--scheduler {address}: cannot reach it ({error})") from error
     try:
         futures = {client.submit(_compute, sweep.function, sweep.name, c,
                                  key=f"{sweep.name}-{cell_key(c)}", pure=False): c
