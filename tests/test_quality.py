@@ -32,6 +32,7 @@ PACKAGES = {
     "hetcoll.analytics": (ROOT / "analytics", 2),
     "hetcoll.mpi": (ROOT / "src/hetcoll/mpi", 2),
     "hetcoll.report": (ROOT / "src/hetcoll/report.py", 3),
+    "hetcoll.reproduce": (ROOT / "src/hetcoll/reproduce", 3),
     "hetcoll.cli": (ROOT / "src/hetcoll/cli", 4),
 }
 BARE_NAMES = {"lp", "sim", "markov", "analytics"}
