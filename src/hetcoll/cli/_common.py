@@ -24,6 +24,7 @@ __all__ = [
     "add_scenario_parsers",
     "output_path",
     "print_json",
+    "print_warnings",
     "read_costs_option",
     "resolve_scenario",
     "solve_scenario",
@@ -266,6 +267,15 @@ def print_json(value: Any, *, inputs: dict[str, Any] | None = None) -> None:
     envelope |= data
     json.dump(envelope, sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
+
+
+def print_warnings(args: argparse.Namespace, warnings: Sequence[str]) -> None:
+    """One line on stderr per warning (legal but suspicious results).
+
+    The ``--json`` object carries the same lines in its ``warnings`` list.
+    """
+    for warning in warnings:
+        sys.stderr.write(f"hetcoll {args.command}: warning: {warning}\n")
 
 
 def run_command(args: argparse.Namespace) -> int:
