@@ -19,8 +19,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from hetcoll.core.errors import InputError, LimitError
-from hetcoll.core.results import Result
 from hetcoll.core.numbers import validate_start_times
+from hetcoll.core.results import Result
 from hetcoll.sim.costs import CostDistribution, as_distribution
 from hetcoll.sim.engine import ALGORITHMS
 from hetcoll.sim.kernels import makespans
