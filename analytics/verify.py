@@ -185,7 +185,7 @@ class TheoremCheck(Result):
         return {"theorem": self.theorem, "algorithm": self.algorithm, "regime": self.regime,
                 "bound": self.bound, "instances": self.instances,
                 **exact_pair("worst_ratio", self.worst_ratio),
-                "bound_at_worst": self.bound_at_worst,
+                "bound_at_worst": to_jsonable(self.bound_at_worst),  # NaN before any instance
                 "closest_to_bound": self.closest_to_bound, "status": self.verdict,
                 "verdict": self.verdict, "message": self.message, "success": self.success,
                 "proof_gaps": self.proof_gaps, "counterexample": counterexample}

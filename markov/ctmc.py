@@ -37,7 +37,7 @@ from scipy.stats import poisson
 
 from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str, positive_fraction
-from hetcoll.core.results import Result, exact_pair
+from hetcoll.core.results import Result, exact_pair, to_jsonable
 
 __all__ = [
     "AbsorbingCTMC",
@@ -410,15 +410,15 @@ class AbsorptionResult(Result):
         """
         moments_exact = (None if self.moments_exact is None
                          else [fraction_str(m) for m in self.moments_exact])
-        return {"status": self.status, "message": self.message, "success": self.success,
-                **exact_pair("mean", self.mean_exact if self.mean_exact is not None
-                             else self.mean),
-                **exact_pair("variance", self.variance_exact if self.variance_exact is not None
-                             else self.variance),
-                "std": self.std, "moments": list(self.moments), "moments_exact": moments_exact,
-                "quantiles": {repr(p): t for p, t in self.quantiles.items()},
-                "states": self.states, "transitions": self.transitions,
-                "warnings": list(self.warnings)}
+        return to_jsonable({
+            "status": self.status, "message": self.message, "success": self.success,
+            **exact_pair("mean", self.mean_exact if self.mean_exact is not None else self.mean),
+            **exact_pair("variance", self.variance_exact if self.variance_exact is not None
+                         else self.variance),
+            "std": self.std, "moments": list(self.moments), "moments_exact": moments_exact,
+            "quantiles": {repr(p): t for p, t in self.quantiles.items()},
+            "states": self.states, "transitions": self.transitions,
+            "warnings": list(self.warnings)})
 
     as_dict = to_dict
 

@@ -20,7 +20,7 @@ from tqdm.auto import tqdm
 
 from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import validate_start_times
-from hetcoll.core.results import Result
+from hetcoll.core.results import Result, to_jsonable
 from hetcoll.sim.costs import CostDistribution, as_distribution
 from hetcoll.sim.engine import ALGORITHMS
 from hetcoll.sim.kernels import makespans
@@ -73,10 +73,11 @@ class MonteCarloSummary(Result):
 
     def to_dict(self) -> dict:
         """JSON-ready data (quantile keys as strings such as ``"0.1"``)."""
-        return {"status": self.status, "message": self.message, "success": self.success,
-                "algorithm": self.algorithm, "mean": self.mean, "stderr": self.stderr,
-                "std": self.std, "quantiles": {repr(q): v for q, v in self.quantiles.items()},
-                "runs": self.runs, "warnings": list(self.warnings)}
+        return to_jsonable({
+            "status": self.status, "message": self.message, "success": self.success,
+            "algorithm": self.algorithm, "mean": self.mean, "stderr": self.stderr,
+            "std": self.std, "quantiles": {repr(q): v for q, v in self.quantiles.items()},
+            "runs": self.runs, "warnings": list(self.warnings)})
 
     as_dict = to_dict
 
