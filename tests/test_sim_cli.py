@@ -199,3 +199,45 @@ def test_read_cost_file_names_the_culprit(tmp_path, capsys, content, culprit):
     assert main(["optimum", "--costs", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"--costs {path}: " in err and culprit in err and err.count("\n") == 1
+
+
+# ------------------------------------------------------------ issue 10: the extremes
+@pytest.mark.parametrize("scale", ["1e160", "1e-290"])
+def test_huge_and_tiny_costs_give_finite_statistics(capsys, scale):
+    # Issue 10: --mu-comm 1e160 printed std and stderr as Infinity (their squares
+    # overflow).  numpy's gamma draws are scale * standard gamma draws, so every
+    # statistic is the mean-1 one times the scale.
+    base = run_json(capsys, "tree-dyn", "--n", "64", "--runs", "1000")["tree-dyn"]
+    scaled = run_json(capsys, "tree-dyn", "--n", "64", "--runs", "1000",
+                      "--mu-comm", scale)["tree-dyn"]
+    factor = float(scale)
+    for key in ("mean", "std", "stderr"):
+        assert math.isclose(scaled[key], base[key] * factor, rel_tol=1e-9), key
+    for key, value in base["quantiles"].items():
+        assert math.isclose(scaled["quantiles"][key], value * factor, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("argv", [
+    ["tree-dyn", "--n", "100000000", "--runs", "10"],  # grew to 11 GB
+    ["tree-dyn", "--n", "10", "--runs", "100000000000000"],  # a MemoryError traceback
+    ["all", "--n", "1000", "--runs", "100000", "--jobs", "64", "--max-memory", "0.5"],
+])
+def test_memory_guard_refuses_before_any_work(capsys, argv):
+    assert main(["simulate", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "raise it with --max-memory" in err and "GB" in err
+
+
+def test_memory_guard_can_be_raised(capsys):
+    argv = ["simulate", "tree-dyn", "--n", "100000", "--runs", "200", "--json"]
+    assert main([*argv, "--max-memory", "0.001"]) == 2
+    assert "over max_memory = 0.001 GB" in capsys.readouterr().err
+    assert main([*argv, "--max-memory", "1"]) == 0
+
+
+def test_few_runs_warn_on_stderr_and_in_json(capsys):
+    assert main(["simulate", "tree-dyn", "--n", "8", "--runs", "20", "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["warnings"] == ["only 20 runs: the quantiles and the standard error are rough"]
+    assert captured.err == "hetcoll simulate: warning: " + data["warnings"][0] + "\n"

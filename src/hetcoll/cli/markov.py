@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                                              progress=progress)
     except LimitError as error:
         flag = "--max-transitions" if "max_transitions" in str(error) else "--max-states"
-        raise LimitError(f"{error}; raise the limit with {flag}") from None
+        raise LimitError(f"{error}; raise it with {flag}") from None
     if args.exact and chain.n_states > args.max_exact_states:
         # Exact moments hold thousands of digits per state (n = 300: 21 s, 400 MB).
         raise LimitError(f"--exact on a chain of {chain.n_states} states, over "
