@@ -624,7 +624,7 @@ def absorption_cdf(chain: AbsorbingCTMC, times) -> np.ndarray:
     (phase-type distributions); Benoit, Canon, Marchal, RR 8315, section 5
     (the chains of the dynamic reductions).
     """
-    return 1.0 - _transient_distribution(chain, times).sum(axis=1)
+    return 1.0 - _transient_distribution(chain, times)[0].sum(axis=1)
 
 
 def absorption_pdf(chain: AbsorbingCTMC, times) -> np.ndarray:
@@ -659,7 +659,8 @@ def absorption_pdf(chain: AbsorbingCTMC, times) -> np.ndarray:
     (phase-type distributions); Benoit, Canon, Marchal, RR 8315, section 5
     (the chains of the dynamic reductions).
     """
-    return _transient_distribution(chain, times) @ chain.absorption_rates()
+    states, exits = _transient_distribution(chain, times)
+    return states @ exits
 
 
 def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *,
@@ -724,8 +725,7 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
     mean, second = absorption_moments(chain, 2)
     std = math.sqrt(max(second - mean * mean, 0.0))
     step = (mean + 6.0 * std) / 64
-    matrix = chain.subgenerator().T.tocsr()
-    exits = chain.absorption_rates()
+    matrix, exits = _capped_system(chain, mean)
     vector = np.zeros(chain.n_states)
     vector[chain.initial] = 1.0
     levels = chain.topological_levels()
@@ -767,8 +767,7 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
                                                   xtol * mean)
         if not converged and warnings is not None:
             warnings.append(f"quantile {p!r} not refined to its tolerance in 100 steps")
-    if warnings is not None and matrix.shape[0] > DENSE_LIMIT \
-            and float(-matrix.diagonal().min()) * step > UNIFORMIZATION_LIMIT:
+    if warnings is not None and advance.used_stiff:
         warnings.append("stiff chain (rates far apart): quantiles by the implicit BDF solver, "
                         "relative accuracy about 1e-8")
     return result
@@ -806,8 +805,8 @@ def _transient_distribution(chain, times):
         raise InputError("times must be finite and non-negative")
     out = np.zeros((len(times), chain.n_states))
     if chain.initial == ABSORBED or not len(times):
-        return out
-    matrix = chain.subgenerator().T.tocsr()
+        return out, chain.absorption_rates()
+    matrix, exits = _capped_system(chain, float(absorption_moments(chain, 1)[0]))
     vector = np.zeros(chain.n_states)
     vector[chain.initial] = 1.0
     advance = _propagator(matrix)
@@ -818,28 +817,59 @@ def _transient_distribution(chain, times):
             vector = advance(vector, step)
             now = times[position]
         out[position] = vector
-    return out
+    return out, exits
 
+
+#: A state whose mean sojourn is below ``mean absorption time / RATE_CAP`` is
+#: slowed down to that sojourn (see :func:`_capped_system`).
+RATE_CAP = 1e24
+
+
+def _capped_system(chain, mean: float):
+    """The transposed sub-generator and absorption rates, fastest states slowed down.
+
+    Rates may lie 1e200 apart ([1e-100, 1e100]): on the time scale of the mean
+    absorption time, a state of exit rate 1e100 is left at once, but the products
+    ``rate * time`` (1e200) overflow in every solver.  Such a state's outgoing rates
+    are all divided by the same factor, so that its mean sojourn becomes
+    ``mean / RATE_CAP``: the jump probabilities are unchanged, and the time it adds
+    to any path is below ``n_states * mean / 1e24``, below double precision.
+    The probability held there grows by that factor and its absorption rate shrinks
+    by it, so densities are unchanged too.
+    """
+    exit_rates = chain.exit_rates()
+    exits = chain.absorption_rates()
+    cap = RATE_CAP / mean if mean > 0 else math.inf
+    factors = np.minimum(1.0, cap / np.maximum(exit_rates, 1e-300))
+    matrix = chain.subgenerator().T.tocsr()
+    if factors.min() < 1.0:
+        matrix = (matrix @ sp.diags_array(factors)).tocsr()  # column j: state j's outflows
+        exits = exits * factors
+    return matrix, exits
+
+
+#: Beyond this ``q t``, dense ``expm`` loses accuracy in its many squarings (measured:
+#: a quantile off by a factor 2 at rates 1e100 and 1e-100): the stiff solver takes over.
+DENSE_STIFF_LIMIT = 1e10
 
 #: Uniformization costs about ``q t`` sparse products per step (``q`` the largest exit
 #: rate): beyond this many, the step is stiff (rates of very different sizes, e.g.
 #: lambda_d = 1 and lambda_c = 1e-8) and a stiff ODE solver takes over.
 UNIFORMIZATION_LIMIT = 20_000
-#: Beyond this ``q t``, dense ``expm`` overflows in its squarings too (rates 1e100
-#: apart): the stiff solver takes over on small chains as well.
-STIFF_LIMIT = 1e12
 
 
 def _propagator(matrix) -> Callable[[np.ndarray, float], np.ndarray]:
     """``advance(v, t) = exp(t * matrix) @ v`` for a transposed sub-generator.
 
-    Small chains (at most :data:`DENSE_LIMIT` states): dense ``expm``, whose
-    scaling and squaring is indifferent to stiffness, one propagator per distinct
-    step.  Larger ones: uniformization (:func:`_uniformized`) while ``q * t``
-    stays under :data:`UNIFORMIZATION_LIMIT`; beyond, the implicit BDF solver of
-    :func:`scipy.integrate.solve_ivp` with the sparse Jacobian, whose work does not
-    grow with the spread of the rates.  ``v`` may be a prefix of the states (the
-    quantiles drop negligible top levels): the leading block of ``matrix`` is used.
+    Small chains (at most :data:`DENSE_LIMIT` states): dense ``expm`` while ``q t``
+    is at most :data:`DENSE_STIFF_LIMIT`, one propagator per distinct step.  Larger
+    ones: uniformization (:func:`_uniformized`) while ``q t`` stays under
+    :data:`UNIFORMIZATION_LIMIT`.  Beyond either limit (a stiff chain: rates far
+    apart), the implicit BDF solver of :func:`scipy.integrate.solve_ivp` with the
+    sparse Jacobian, whose work hardly grows with the spread of the rates;
+    ``advance.used_stiff`` then becomes True.  ``v`` may be a prefix of the states
+    (the quantiles drop negligible top levels): the leading block of ``matrix`` is
+    used.
     """
     q = float(-matrix.diagonal().min()) if matrix.shape[0] else 0.0
     dense = matrix.shape[0] <= DENSE_LIMIT
@@ -857,17 +887,17 @@ def _propagator(matrix) -> Callable[[np.ndarray, float], np.ndarray]:
         if t <= 0:
             return vector.copy()
         sub = block(len(vector))
-        if q * t > STIFF_LIMIT:
+        if q * t > (DENSE_STIFF_LIMIT if dense else UNIFORMIZATION_LIMIT):
+            advance.used_stiff = True
             return _stiff(sp.csr_array(sub), vector, t)
         if dense:
             key = (len(vector), float(f"{t:.12g}"))  # an even grid's steps differ by rounding
             if key not in propagators:
                 propagators[key] = expm(sub * t)
             return propagators[key] @ vector
-        if q * t <= UNIFORMIZATION_LIMIT:
-            return _uniformized(sub, vector, t)
-        return _stiff(sub, vector, t)
+        return _uniformized(sub, vector, t)
 
+    advance.used_stiff = False
     return advance
 
 
