@@ -267,6 +267,10 @@ class AbsorbingCTMC:
                     queue.append(nxt)
                 targets.append(canonical)
                 kinds.append(kind_of(rate, state))
+                if max_transitions is not None and len(targets) > max_transitions:
+                    # Checked per transition: one state may have very many.
+                    raise LimitError(f"more than max_transitions={max_transitions} "
+                                     f"transitions (after {len(states)} states)")
             if len(targets) == before:
                 continue
             index[state] = len(states)
@@ -276,9 +280,6 @@ class AbsorbingCTMC:
                 bar.update(4096)
             if max_states is not None and len(states) > max_states:
                 raise LimitError(f"more than max_states={max_states} transient states")
-            if max_transitions is not None and len(targets) > max_transitions:
-                raise LimitError(f"more than max_transitions={max_transitions} transitions "
-                                 f"(after {len(states)} states)")
         if bar is not None:
             bar.close()
         source = np.repeat(np.arange(len(counts)), counts)

@@ -62,6 +62,10 @@ def register(subparsers) -> None:
     verify.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     verify.add_argument("--n-max", type=int, default=7, metavar="N",
                         help="largest number of processors, 2..8 (default 7)")
+    verify.add_argument("--max-examples", type=int, default=100_000, metavar="K",
+                        help="refuse more --examples than this before any work (default "
+                        "100000: about an hour per regime; the instances' parameters are "
+                        "drawn up front)")
     add_json_flag(verify)
     verify.set_defaults(func=run_verify)
 
@@ -133,6 +137,9 @@ def _value(value) -> dict:
 def run_verify(args) -> int:
     from hetcoll.analytics import verify_lemma1, verify_theorems
 
+    if args.examples > args.max_examples:
+        raise LimitError(f"--examples {args.examples} is over --max-examples "
+                         f"{args.max_examples}; raise it with --max-examples")
     checks = verify_theorems(args.examples, args.seed, n_max=args.n_max,
                              progress=not args.json and sys.stderr.isatty())
     checks.append(verify_lemma1(args.examples, args.seed, n_max=min(args.n_max, 8)))
