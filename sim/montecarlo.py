@@ -11,6 +11,7 @@ run.  Runs are cut into chunks of :data:`CHUNK_RUNS`; chunk i draws from
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -98,7 +99,8 @@ def memory_estimate(n: int, runs: int, algorithms: Sequence[str], n_jobs: int = 
     >>> memory_estimate(10**8, 10, ["tree-dyn"]) > 10**10
     True
     """
-    workers = max(1, min(abs(n_jobs) if n_jobs > 0 else 64, 64))
+    # joblib's convention: -1 is every core, -2 all but one...
+    workers = max(1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1) + 1 + n_jobs)
     static = any(name in ("binomial-stat", "fibonacci-stat") for name in algorithms)
     chunk = min(runs, _chunk_runs(n))
     per_worker = chunk * n * 32 + n * (400 if static else 100)
