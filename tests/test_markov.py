@@ -378,8 +378,11 @@ def test_bad_input():
     with pytest.raises(InputError, match="2500099999 transient states"):
         tree_dyn_chain(100_000, 1, 1, max_states=10**7)
     # n = 200: the first BFS states each have about n/2 = 100 moves; the
-    # transition guard stops the build after a few dozen states.
+    # transition guard stops the build after a few dozen states (without a state
+    # guard: with one, n = 200 is refused before any state).
     with pytest.raises(InputError, match=r"max_transitions=2000 transitions \(after \d\d? st"):
+        noncommut_tree_dyn_chain(200, max_transitions=2000)
+    with pytest.raises(InputError, match="at least 4.9e\\+20 transient states"):
         noncommut_tree_dyn_chain(200, max_states=10**6, max_transitions=2000)
     chain = tree_dyn_chain(4)
     with pytest.raises(InputError, match="quantile"):
