@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hetcoll import __version__
-from hetcoll.cli import SUBCOMMAND_MODULES, build_parser, main
+from hetcoll.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = str(ROOT / "examples" / "two_processor.json")
@@ -65,16 +65,28 @@ COMMANDS = {
 }
 
 
+#: Command families registered on other branches (merged later): run when present.
+LATER = {
+    "imbalance formulas": (["imbalance", "formulas", "--p", "8", "--elements", "1000",
+                            "--alpha", "1e-6", "--beta", "1e-9", "--gamma", "2e-9"], None),
+    "tree scatterv": (["tree", "scatterv", str(ROOT / "examples" / "trees" / "hand_4proc.json"),
+                       "--root", "P0", "--sizes", "P0=1,P1=4,P2=1,P3=8"], None),
+}
+
+#: The registered command families.
+REGISTERED = set(build_parser()._subparsers._group_actions[0].choices)
+ALL = COMMANDS | {name: run for name, run in LATER.items() if run[0][0] in REGISTERED}
+
+
 def test_every_command_family_is_covered():
-    families = {argv[0] for argv, _ in COMMANDS.values()}
-    commands = set(build_parser()._subparsers._group_actions[0].choices)
-    assert commands == families
-    assert len(SUBCOMMAND_MODULES) == 6
+    families = {argv[0] for argv, _ in ALL.values()}
+    missing = REGISTERED - families
+    assert not missing, f"add a small --json run of {sorted(missing)} to COMMANDS"
 
 
-@pytest.mark.parametrize("name", sorted(COMMANDS))
+@pytest.mark.parametrize("name", sorted(ALL))
 def test_json_envelope(capsys, name):
-    argv, inputs = COMMANDS[name]
+    argv, inputs = ALL[name]
     data = run_json(capsys, argv)
     if inputs is not None:
         assert inputs.items() <= data["inputs"].items()
