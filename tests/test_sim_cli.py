@@ -13,7 +13,7 @@ from hetcoll.cli import main
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "costs"
 
 
-ENVELOPE = ("status", "message", "hetcoll_version", "inputs", "warnings")
+ENVELOPE = ("status", "message", "hetcoll_version", "warnings", "inputs")
 
 
 def run_json(capsys, *argv):

@@ -24,7 +24,6 @@ __all__ = [
     "add_scenario_parsers",
     "output_path",
     "print_json",
-    "print_warnings",
     "read_costs_option",
     "resolve_scenario",
     "solve_scenario",
@@ -269,13 +268,10 @@ def print_json(value: Any, *, inputs: dict[str, Any] | None = None) -> None:
     sys.stdout.write("\n")
 
 
-def print_warnings(args: argparse.Namespace, warnings: Sequence[str]) -> None:
-    """One line on stderr per warning (legal but suspicious results).
-
-    The ``--json`` object carries the same lines in its ``warnings`` list.
-    """
+def print_warnings(command: str, warnings: Sequence[str]) -> None:
+    """One line on stderr per warning: ``hetcoll COMMAND: warning: ...``."""
     for warning in warnings:
-        sys.stderr.write(f"hetcoll {args.command}: warning: {warning}\n")
+        sys.stderr.write(f"hetcoll {command}: warning: {warning}\n")
 
 
 def run_command(args: argparse.Namespace) -> int:

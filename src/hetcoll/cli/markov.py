@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     if plot is not None:
         _plot(chain, result, args, plot)
         out["plot"] = str(plot)
-    print_warnings(args, result.warnings)
+    print_warnings(args.command, result.warnings)
     if args.json:
         print_json({"status": result.status, "message": result.message, **out},
                    inputs={"algorithm": args.chain, "n": args.n, "rate_comm": rate_comm,

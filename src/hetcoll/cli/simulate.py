@@ -144,7 +144,7 @@ def _monte_carlo(args, algorithms) -> int:
     except LimitError as error:
         raise LimitError(f"{error}; raise it with --max-memory GB") from None
     first = next(iter(summaries.values()))
-    print_warnings(args, first.warnings)
+    print_warnings(args.command, first.warnings)
     if args.json:
         records = {}
         for name, summary in summaries.items():
