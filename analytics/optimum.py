@@ -42,8 +42,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from hetcoll.core.errors import InputError
+from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str, to_fraction, validate_start_times
+from hetcoll.core.results import Result, exact_pair, to_jsonable
 from hetcoll.sim.costs import MatrixCosts
 
 __all__ = [
@@ -83,13 +84,14 @@ class Operation:
 
 
 @dataclass
-class OptimumResult:
+class OptimumResult(Result):
     """The optimal schedule (``scipy.optimize.OptimizeResult`` style).
 
     Attributes
     ----------
     status : int
-        0 on success.
+        0 on success; 1 if the optimal tree, evaluated again forward, does not give
+        the DP's makespan (an internal inconsistency, never observed).
     message : str
     makespan : Fraction
         The minimum completion time.
@@ -110,6 +112,23 @@ class OptimumResult:
     children: dict[int, list[int]]
     operations: list[Operation] = field(default_factory=list)
     noncommutative: bool = False
+
+    def to_dict(self) -> dict:
+        """JSON-ready data: ``makespan``/``makespan_exact``, ``root``, ``noncommutative``,
+        ``children``, ``parent`` and the ``operations``, each time ``x`` as a float and
+        ``x_exact`` as ``"p/q"``."""
+        return {"status": self.status, "message": self.message, "success": self.success,
+                **exact_pair("makespan", self.makespan), "root": self.root,
+                "noncommutative": self.noncommutative, "children": to_jsonable(self.children),
+                "parent": to_jsonable(self.parent),
+                "operations": [{"sender": op.sender, "receiver": op.receiver,
+                                **exact_pair("transfer_start", op.transfer_start),
+                                **exact_pair("transfer_end", op.transfer_end),
+                                **exact_pair("compute_start", op.compute_start),
+                                **exact_pair("compute_end", op.compute_end)}
+                               for op in self.operations]}
+
+    as_dict = to_dict
 
     @property
     def parent(self) -> dict[int, int | None]:
@@ -140,8 +159,8 @@ def _instance(comm: object, comp: object, start_times: object, limit: float = ma
     costs = MatrixCosts.from_input(comm, comp, exact=True)
     n = costs.n
     if n > limit:
-        raise InputError(f"the exact optimum grows exponentially with n: at most {limit} "
-                         f"processors here, got {n}")
+        raise LimitError(f"the exact optimum grows exponentially with n: {n} processors, over "
+                         f"max_processors = {limit}")
     starts = _start_times(start_times, n)
     return [list(row) for row in costs.d], list(costs.c), starts
 
@@ -203,13 +222,18 @@ def _pareto(candidates: list[tuple[int, int, tuple]]) -> list[tuple[int, int, tu
 
 
 def _solve(n: int, step: Step, initial: list[tuple[int, int]], noncommutative: bool,
-           root: int | None) -> tuple[int, int, dict[int, list[int]]]:
+           root: int | None, progress: bool = False) -> tuple[int, int, dict[int, list[int]]]:
     """Run the DP; return (makespan, root, children) in scaled integer time."""
     # fronts[(i, S)]: Pareto list of (port_free, compute_free, back-pointer).
     fronts: dict[tuple[int, int], list[tuple[int, int, tuple]]] = {
         (i, 1 << i): [(initial[i][0], initial[i][1], ())] for i in range(n)}
     ready = {(i, 1 << i): (initial[i][1], 0) for i in range(n)}
-    for state in _states(n, noncommutative):
+    states = _states(n, noncommutative)
+    if progress:
+        from tqdm import tqdm
+
+        states = tqdm(states, desc="optimum (DP over subsets)", leave=False, unit="set")
+    for state in states:
         for holder in _bits(state):
             candidates = []
             for subtree in _splits(state, holder, noncommutative):
@@ -323,7 +347,9 @@ def _evaluate(d: list[list[Fraction]], c: list[Fraction], starts: list[Fraction]
 
 
 def clairvoyant_optimum(comm: object, comp: object = None, *, noncommutative: bool = False,
-                        start_times: object = None, root: int | None = None) -> OptimumResult:
+                        start_times: object = None, root: int | None = None,
+                        max_processors: int | None = None,
+                        progress: bool = False) -> OptimumResult:
     """The exact minimum makespan of a reduction, over every tree and order.
 
     Parameters
@@ -340,6 +366,12 @@ def clairvoyant_optimum(comm: object, comp: object = None, *, noncommutative: bo
         P_i starts (can receive, compute or send) at this time; 0 by default.
     root : int, optional
         Force the processor that ends with the result; by default any.
+    max_processors : int, optional
+        Refuse larger instances before any work; by default :data:`MAX_PROCESSORS`
+        (12: about 30 s) or, non-commutative, :data:`MAX_PROCESSORS_NONCOMMUTATIVE`
+        (40: about 12 s).  The work grows like n²·3^(n-1) (commutative) or n^4.
+    progress : bool
+        Show a tqdm bar over the DP's subsets.
 
     Returns
     -------
@@ -351,7 +383,9 @@ def clairvoyant_optimum(comm: object, comp: object = None, *, noncommutative: bo
     ------
     InputError
         If a cost is missing, negative or not a number, the matrix is not
-        square, ``root`` is out of range, or n > 12 (n > 40 non-commutative).
+        square, or ``root`` is out of range.
+    LimitError
+        If n > ``max_processors`` (the message names ``max_processors``).
 
     Examples
     --------
@@ -363,8 +397,9 @@ def clairvoyant_optimum(comm: object, comp: object = None, *, noncommutative: bo
     ----------
     RR 8315, section 3.1 (model); the DP is hetcoll's (see the module docstring).
     """
-    d, c, starts = _instance(comm, comp, start_times, MAX_PROCESSORS_NONCOMMUTATIVE
-                             if noncommutative else MAX_PROCESSORS)
+    if max_processors is None:
+        max_processors = MAX_PROCESSORS_NONCOMMUTATIVE if noncommutative else MAX_PROCESSORS
+    d, c, starts = _instance(comm, comp, start_times, max_processors)
     n = len(c)
     if root is not None and (isinstance(root, bool) or not isinstance(root, int)
                              or not 0 <= root < n):
@@ -378,7 +413,7 @@ def clairvoyant_optimum(comm: object, comp: object = None, *, noncommutative: bo
         return arrival, max(arrival, compute) + ci[receiver]
 
     initial = [(int(t * scale),) * 2 for t in starts]
-    makespan, best_root, children = _solve(n, step, initial, noncommutative, root)
+    makespan, best_root, children = _solve(n, step, initial, noncommutative, root, progress)
     check, operations = _evaluate(d, c, starts, children, best_root)
     status, message = 0, "optimal"
     if check != Fraction(makespan, scale):  # pragma: no cover - internal consistency
@@ -429,8 +464,9 @@ def simplified_model_optimum(start_times: Sequence[object], psi: object, tau: ob
     """
     starts = validate_start_times(start_times, None)
     n = len(starts)
-    if not 1 <= n <= MAX_PROCESSORS:
-        raise InputError(f"need 1 to {MAX_PROCESSORS} processes, got {n}")
+    if n > MAX_PROCESSORS:
+        raise LimitError(f"the exact optimum grows exponentially with n: {n} processes, over "
+                         f"{MAX_PROCESSORS}")
     psi_f, tau_f = to_fraction(psi, "psi"), to_fraction(tau, "tau")
     if psi_f < 0 or tau_f < 0:
         raise InputError("psi and tau must be non-negative")

@@ -47,6 +47,7 @@ from hetcoll.analytics.lower_bounds import fibonacci_lower_bound, rounds_lower_b
 from hetcoll.analytics.optimum import clairvoyant_optimum, simplified_model_optimum
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import fraction_str, to_fraction
+from hetcoll.core.results import Result, exact_pair, to_jsonable
 
 __all__ = [
     "InstanceCheck",
@@ -64,7 +65,7 @@ DELTAS = (Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3), Fraction(5))
 
 
 @dataclass
-class InstanceCheck:
+class InstanceCheck(Result):
     """One algorithm on one instance, against one cell of Table 1.
 
     Attributes
@@ -80,6 +81,9 @@ class InstanceCheck:
         makespan <= bound × optimum (the theorem).
     within_lower_bound : bool
         makespan <= bound × lower_bound (the proof's inequality).
+    status : int
+        0 (a check that cannot be made raises).
+    message : str
     """
 
     makespan: Fraction
@@ -90,10 +94,25 @@ class InstanceCheck:
     ratio: Fraction
     within_optimum: bool
     within_lower_bound: bool
+    status: int = 0
+    message: str = "checked"
+
+    def to_dict(self) -> dict:
+        """JSON-ready data: exact quantities as ``x`` (float) and ``x_exact`` (``"p/q"``);
+        ``bound`` as a float and ``bound_text`` (the closed form at this Δ and n)."""
+        return {"status": self.status, "message": self.message, "success": self.success,
+                **exact_pair("makespan", self.makespan), **exact_pair("optimum", self.optimum),
+                **exact_pair("lower_bound", self.lower_bound),
+                **exact_pair("delta", self.delta), "bound": float(self.bound),
+                "bound_text": str(self.bound), **exact_pair("ratio", self.ratio),
+                "within_optimum": self.within_optimum,
+                "within_lower_bound": self.within_lower_bound}
+
+    as_dict = to_dict
 
 
 @dataclass
-class TheoremCheck:
+class TheoremCheck(Result):
     """Outcome of the checks of one theorem (one cell of Table 1, or Lemma 1).
 
     Attributes
@@ -109,7 +128,13 @@ class TheoremCheck:
         Largest makespan / optimum found.
     bound_at_worst : float
         The proven ratio at that instance's Δ and n.
-    status : {"pass", "refuted", "fail"}
+    verdict : {"pass", "refuted", "fail"}
+        See the module docstring.
+    status : int
+        1 for the verdict "fail" (hetcoll contradicts itself), else 0: a refuted
+        theorem is a finding, not a failure.
+    message : str
+        The verdict in words.
     counterexample : dict or None
         For "refuted" and "fail": the instance and the numbers.
     closest_to_bound : float
@@ -126,21 +151,51 @@ class TheoremCheck:
     instances: int = 0
     worst_ratio: Fraction = Fraction(0)
     bound_at_worst: float = float("nan")
-    status: str = "pass"
+    verdict: str = "pass"
     counterexample: dict | None = field(default=None)
     closest_to_bound: float = 0.0
     proof_gaps: int = 0
 
-    def as_dict(self) -> dict:
-        """Plain data; the counter-example keeps its Fractions (exact)."""
+    @property
+    def status(self) -> int:  # type: ignore[override]
+        """1 when the verdict is "fail", else 0."""
+        return int(self.verdict == "fail")
+
+    @property
+    def message(self) -> str:  # type: ignore[override]
+        """The verdict in words."""
+        return _VERDICTS[self.verdict]
+
+    def to_dict(self) -> dict:
+        """JSON-ready data.
+
+        The key ``status`` holds the verdict string (``"pass"``, ``"refuted"`` or
+        ``"fail"``), as ``hetcoll verify --json`` has always printed it (scripts read
+        it); ``verdict`` repeats it, and ``success`` is False only for ``"fail"``.
+        Exact numbers of the counter-example are ``x`` (float) and ``x_exact``.
+        """
+        counterexample = None
+        if self.counterexample is not None:
+            counterexample = {}
+            for key, value in self.counterexample.items():
+                if isinstance(value, Fraction):
+                    counterexample |= exact_pair(key, value)
+                else:
+                    counterexample[key] = to_jsonable(value)
         return {"theorem": self.theorem, "algorithm": self.algorithm, "regime": self.regime,
                 "bound": self.bound, "instances": self.instances,
-                "worst_ratio": float(self.worst_ratio),
-                "worst_ratio_exact": fraction_str(self.worst_ratio),
-                "bound_at_worst": self.bound_at_worst,
-                "closest_to_bound": self.closest_to_bound, "status": self.status,
-                "proof_gaps": self.proof_gaps,
-                "counterexample": self.counterexample}
+                **exact_pair("worst_ratio", self.worst_ratio),
+                "bound_at_worst": to_jsonable(self.bound_at_worst),  # NaN before any instance
+                "closest_to_bound": self.closest_to_bound, "status": self.verdict,
+                "verdict": self.verdict, "message": self.message, "success": self.success,
+                "proof_gaps": self.proof_gaps, "counterexample": counterexample}
+
+    as_dict = to_dict
+
+
+_VERDICTS = {"pass": "the theorem holds on every instance",
+             "refuted": "an instance breaks the theorem (a finding: see counterexample)",
+             "fail": "hetcoll contradicts itself (a simulated makespan below the optimum)"}
 
 
 def _regime(regime: str) -> str:
@@ -378,7 +433,7 @@ def verify_theorems(examples: int = 200, seed: int = 0, *, n_max: int = 7,
 
     Examples
     --------
-    >>> [c.status for c in verify_theorems(2, seed=1, n_max=3)][:3]
+    >>> [c.verdict for c in verify_theorems(2, seed=1, n_max=3)][:3]
     ['pass', 'pass', 'pass']
 
     References
@@ -403,10 +458,10 @@ def verify_theorems(examples: int = 200, seed: int = 0, *, n_max: int = 7,
             check.closest_to_bound = max(check.closest_to_bound,
                                          float(result.ratio) / float(result.bound))
             check.proof_gaps += not result.within_lower_bound
-            status = ("refuted" if not result.within_optimum else
-                      "fail" if result.makespan < optimum else "pass")
-            if status != "pass" and check.status != "refuted":
-                check.status = status
+            verdict = ("refuted" if not result.within_optimum else
+                       "fail" if result.makespan < optimum else "pass")
+            if verdict != "pass" and check.verdict != "refuted":
+                check.verdict = verdict
                 check.counterexample = {
                     "comm": comm, "comp": comp, "makespan": result.makespan,
                     "optimum": optimum, "lower_bound": result.lower_bound,
@@ -485,7 +540,7 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
     -------
     TheoremCheck
         ``worst_ratio`` is the largest Algorithm 1 / optimum (1 when the
-        lemma holds); status "refuted" with the instance otherwise.
+        lemma holds); verdict "refuted" with the instance otherwise.
 
     Raises
     ------
@@ -494,7 +549,7 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
 
     Examples
     --------
-    >>> verify_lemma1(20, seed=1, n_max=5).status
+    >>> verify_lemma1(20, seed=1, n_max=5).verdict
     'pass'
 
     References
@@ -518,8 +573,8 @@ def verify_lemma1(examples: int = 200, seed: int = 0, *, n_max: int = 7) -> Theo
         if ratio > check.worst_ratio:
             check.worst_ratio, check.bound_at_worst = ratio, 1.0
             check.closest_to_bound = float(ratio)
-        if makespan != optimum and check.status == "pass":
-            check.status = "refuted" if makespan > optimum else "fail"
+        if makespan != optimum and check.verdict == "pass":
+            check.verdict = "refuted" if makespan > optimum else "fail"
             check.counterexample = {"start_times": starts, "psi": psi, "makespan": makespan,
                                     "optimum": optimum}
     return check

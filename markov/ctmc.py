@@ -35,8 +35,9 @@ from scipy.linalg import expm
 from scipy.sparse.linalg import splu, spsolve_triangular
 from scipy.stats import poisson
 
-from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import positive_fraction
+from hetcoll.core.errors import InputError, LimitError
+from hetcoll.core.numbers import fraction_str, positive_fraction
+from hetcoll.core.results import Result, exact_pair, to_jsonable
 
 __all__ = [
     "AbsorbingCTMC",
@@ -177,7 +178,8 @@ class AbsorbingCTMC:
     def from_successors(cls, initial: Hashable,
                         successors: Callable[[Hashable], Iterable[tuple[Hashable, object]]],
                         *, max_states: int | None = None,
-                        max_transitions: int | None = None) -> AbsorbingCTMC:
+                        max_transitions: int | None = None,
+                        progress: bool = False) -> AbsorbingCTMC:
         """Explore the states reachable from ``initial`` (breadth first).
 
         Parameters
@@ -197,6 +199,8 @@ class AbsorbingCTMC:
             have many: this guard stops a wide chain (e.g. Non-Commut-Tree-dyn
             at n = 200, about n/2 moves per state) long before ``max_states``
             would.
+        progress : bool
+            Show a tqdm bar of the states explored.
 
         Returns
         -------
@@ -205,8 +209,10 @@ class AbsorbingCTMC:
         Raises
         ------
         InputError
-            If a rate is not a positive number in [1e-100, 1e100], or a guard is
-            exceeded.
+            If a rate is not a positive number in [1e-100, 1e100].
+        LimitError
+            If ``max_states`` or ``max_transitions`` is exceeded (the message
+            names the keyword).
 
         Examples
         --------
@@ -246,6 +252,7 @@ class AbsorbingCTMC:
         counts: list[int] = []
         targets: list[Hashable] = []
         kinds: list[int] = []
+        bar = _maybe_tqdm(None, progress, "building the chain")
         queue = [initial]
         seen = {initial: initial}
         head = 0
@@ -260,16 +267,21 @@ class AbsorbingCTMC:
                     queue.append(nxt)
                 targets.append(canonical)
                 kinds.append(kind_of(rate, state))
+                if max_transitions is not None and len(targets) > max_transitions:
+                    # Checked per transition: one state may have very many.
+                    raise LimitError(f"more than max_transitions={max_transitions} "
+                                     f"transitions (after {len(states)} states)")
             if len(targets) == before:
                 continue
             index[state] = len(states)
             states.append(state)
             counts.append(len(targets) - before)
+            if bar is not None and len(states) % 4096 == 0:
+                bar.update(4096)
             if max_states is not None and len(states) > max_states:
-                raise InputError(f"more than max_states={max_states} transient states")
-            if max_transitions is not None and len(targets) > max_transitions:
-                raise InputError(f"more than max_transitions={max_transitions} transitions "
-                                 f"(after {len(states)} states)")
+                raise LimitError(f"more than max_states={max_states} transient states")
+        if bar is not None:
+            bar.close()
         source = np.repeat(np.arange(len(counts)), counts)
         target = np.fromiter((index.get(nxt, ABSORBED) for nxt in targets), dtype=np.int64,
                              count=len(targets))
@@ -349,7 +361,7 @@ class AbsorbingCTMC:
 
 
 @dataclass
-class AbsorptionResult:
+class AbsorptionResult(Result):
     """Absorption time of a chain, in the style of ``scipy.optimize.OptimizeResult``.
 
     Attributes
@@ -368,6 +380,9 @@ class AbsorptionResult:
         ``{probability: time}``.
     states, transitions : int
         Size of the chain (transient states, transitions).
+    warnings : list of str
+        Legal but suspicious facts about the computation (e.g. a quantile
+        refined to less than its tolerance); empty when all is well.
     """
 
     status: int
@@ -381,6 +396,32 @@ class AbsorptionResult:
     quantiles: dict
     states: int
     transitions: int
+    warnings: list = field(default_factory=list)
+
+    @property
+    def std(self) -> float:
+        """Standard deviation, ``sqrt(variance)``."""
+        return math.sqrt(self.variance)
+
+    def to_dict(self) -> dict:
+        """JSON-ready data: ``mean``/``mean_exact``, ``variance``/``variance_exact``, ``std``...
+
+        Exact values are None unless computed; quantile keys are ``repr`` of
+        the probabilities (``"0.1"``).
+        """
+        moments_exact = (None if self.moments_exact is None
+                         else [fraction_str(m) for m in self.moments_exact])
+        return to_jsonable({
+            "status": self.status, "message": self.message, "success": self.success,
+            **exact_pair("mean", self.mean_exact if self.mean_exact is not None else self.mean),
+            **exact_pair("variance", self.variance_exact if self.variance_exact is not None
+                         else self.variance),
+            "std": self.std, "moments": list(self.moments), "moments_exact": moments_exact,
+            "quantiles": {repr(p): t for p, t in self.quantiles.items()},
+            "states": self.states, "transitions": self.transitions,
+            "warnings": list(self.warnings)})
+
+    as_dict = to_dict
 
 
 # ---------------------------------------------------------------------- moments
@@ -584,7 +625,7 @@ def absorption_cdf(chain: AbsorbingCTMC, times) -> np.ndarray:
     (phase-type distributions); Benoit, Canon, Marchal, RR 8315, section 5
     (the chains of the dynamic reductions).
     """
-    return 1.0 - _transient_distribution(chain, times).sum(axis=1)
+    return 1.0 - _transient_distribution(chain, times)[0].sum(axis=1)
 
 
 def absorption_pdf(chain: AbsorbingCTMC, times) -> np.ndarray:
@@ -619,11 +660,13 @@ def absorption_pdf(chain: AbsorbingCTMC, times) -> np.ndarray:
     (phase-type distributions); Benoit, Canon, Marchal, RR 8315, section 5
     (the chains of the dynamic reductions).
     """
-    return _transient_distribution(chain, times) @ chain.absorption_rates()
+    states, exits = _transient_distribution(chain, times)
+    return states @ exits
 
 
 def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *,
-                         xtol: float = 1e-10, progress: bool = False) -> dict[float, float]:
+                         xtol: float = 1e-10, progress: bool = False,
+                         warnings: list[str] | None = None) -> dict[float, float]:
     """Quantiles of the absorption time.
 
     The CDF is tabulated on a grid of step (mean + 6 std) / 64 up to beyond
@@ -641,9 +684,15 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
     probabilities : sequence of float
         Each strictly between 0 and 1.
     xtol : float
-        Absolute tolerance on the returned times.
+        Tolerance on the returned times, relative to the mean absorption time
+        (so that it means the same whatever the time unit: rates may lie anywhere in
+        [1e-100, 1e100]).
     progress : bool
         Show a tqdm progress bar over the CDF table.
+    warnings : list of str, optional
+        Receives one line per legal but suspicious fact: a stiff chain (rates far
+        apart, solved by the implicit BDF method, relative accuracy about 1e-8
+        instead of 1e-12), a quantile not refined to ``xtol`` in 100 steps.
 
     Returns
     -------
@@ -677,8 +726,7 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
     mean, second = absorption_moments(chain, 2)
     std = math.sqrt(max(second - mean * mean, 0.0))
     step = (mean + 6.0 * std) / 64
-    matrix = chain.subgenerator().T.tocsr()
-    exits = chain.absorption_rates()
+    matrix, exits = _capped_system(chain, mean)
     vector = np.zeros(chain.n_states)
     vector[chain.initial] = 1.0
     levels = chain.topological_levels()
@@ -688,12 +736,11 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
         # smaller rates, hence cheaper exponentials) carries the rest.
         order = np.argsort(levels, kind="stable")
         matrix, exits, vector = matrix[order][:, order], exits[order], vector[order]
+    advance = _propagator(matrix)
     grid, table = [0.0], [vector]
     bar = _maybe_tqdm(None, progress, "quantiles: CDF table")
     while 1.0 - table[-1].sum() < max(probs):
-        size = len(table[-1])
-        sub = matrix[:size, :size]
-        vector = _uniformized(sub, table[-1], step)
+        vector = advance(table[-1], step)
         if levels is not None:
             tail = np.cumsum(vector[::-1])[::-1]
             vector = vector[:max(1, int(np.searchsorted(-tail, -TRUNCATION)))]
@@ -712,13 +759,18 @@ def absorption_quantiles(chain: AbsorbingCTMC, probabilities: Sequence[float], *
             result[p] = float(grid[right])
             continue
         size = len(table[left])
-        sub = matrix[:size, :size]
 
-        def state_at(t, left=left, sub=sub):
-            return _uniformized(sub, table[left], t - grid[left])
+        def state_at(t, left=left):
+            return advance(table[left], t - grid[left])
 
-        result[p] = _newton_in_bracket(state_at, exits[:size], p, grid[left], grid[right],
-                                       cdf[left], cdf[right], xtol)
+        result[p], converged = _newton_in_bracket(state_at, exits[:size], p, grid[left],
+                                                  grid[right], cdf[left], cdf[right],
+                                                  xtol * mean)
+        if not converged and warnings is not None:
+            warnings.append(f"quantile {p!r} not refined to its tolerance in 100 steps")
+    if warnings is not None and advance.used_stiff:
+        warnings.append("stiff chain (rates far apart): quantiles by the implicit BDF solver, "
+                        "relative accuracy about 1e-8")
     return result
 
 
@@ -726,9 +778,11 @@ def _newton_in_bracket(state_at, exits, p, lo, hi, cdf_lo, cdf_hi, xtol):
     """Solve CDF(t) = p on [lo, hi] by Newton steps (density = derivative).
 
     The CDF is increasing, so the bracket shrinks at every step; a Newton step
-    leaving it is replaced by the secant (regula falsi) point.
+    leaving it is replaced by the secant (regula falsi) point.  Returns the time and
+    whether it converged.
     """
     t = lo + (p - cdf_lo) / (cdf_hi - cdf_lo) * (hi - lo)
+    xtol = max(xtol, 8 * math.ulp(hi))  # never below the float spacing there
     for _ in range(100):
         vector = state_at(t)
         value, slope = 1.0 - vector.sum() - p, float(vector @ exits)
@@ -741,9 +795,9 @@ def _newton_in_bracket(state_at, exits, p, lo, hi, cdf_lo, cdf_hi, xtol):
         if not lo < candidate < hi:
             candidate = lo + (p - cdf_lo) / (cdf_hi - cdf_lo) * (hi - lo)
         if abs(candidate - t) <= xtol or hi - lo <= xtol:
-            return float(candidate)
+            return float(candidate), True
         t = candidate
-    return float(t)
+    return float(t), False
 
 
 def _transient_distribution(chain, times):
@@ -752,25 +806,11 @@ def _transient_distribution(chain, times):
         raise InputError("times must be finite and non-negative")
     out = np.zeros((len(times), chain.n_states))
     if chain.initial == ABSORBED or not len(times):
-        return out
-    matrix = chain.subgenerator().T.tocsr()
+        return out, chain.absorption_rates()
+    matrix, exits = _capped_system(chain, float(absorption_moments(chain, 1)[0]))
     vector = np.zeros(chain.n_states)
     vector[chain.initial] = 1.0
-    if chain.n_states <= DENSE_LIMIT:
-        # Small chains: one dense propagator per distinct step, reused along
-        # an even grid.
-        dense = matrix.toarray()
-        propagators: dict[float, np.ndarray] = {}
-
-        def advance(v, step):
-            step = float(f"{step:.12g}")  # an even grid's steps differ by rounding only
-            if step not in propagators:
-                propagators[step] = expm(dense * step)
-            return propagators[step] @ v
-    else:
-        def advance(v, step):
-            return _uniformized(matrix, v, step)
-
+    advance = _propagator(matrix)
     now = 0.0
     for position in np.argsort(times, kind="stable"):
         step = float(times[position] - now)
@@ -778,7 +818,100 @@ def _transient_distribution(chain, times):
             vector = advance(vector, step)
             now = times[position]
         out[position] = vector
-    return out
+    return out, exits
+
+
+#: A state whose mean sojourn is below ``mean absorption time / RATE_CAP`` is
+#: slowed down to that sojourn (see :func:`_capped_system`).
+RATE_CAP = 1e24
+
+
+def _capped_system(chain, mean: float):
+    """The transposed sub-generator and absorption rates, fastest states slowed down.
+
+    Rates may lie 1e200 apart ([1e-100, 1e100]): on the time scale of the mean
+    absorption time, a state of exit rate 1e100 is left at once, but the products
+    ``rate * time`` (1e200) overflow in every solver.  Such a state's outgoing rates
+    are all divided by the same factor, so that its mean sojourn becomes
+    ``mean / RATE_CAP``: the jump probabilities are unchanged, and the time it adds
+    to any path is below ``n_states * mean / 1e24``, below double precision.
+    The probability held there grows by that factor and its absorption rate shrinks
+    by it, so densities are unchanged too.
+    """
+    exit_rates = chain.exit_rates()
+    exits = chain.absorption_rates()
+    cap = RATE_CAP / mean if mean > 0 else math.inf
+    factors = np.minimum(1.0, cap / np.maximum(exit_rates, 1e-300))
+    matrix = chain.subgenerator().T.tocsr()
+    if factors.min() < 1.0:
+        matrix = (matrix @ sp.diags_array(factors)).tocsr()  # column j: state j's outflows
+        exits = exits * factors
+    return matrix, exits
+
+
+#: Beyond this ``q t``, dense ``expm`` loses accuracy in its many squarings (measured:
+#: a quantile off by a factor 2 at rates 1e100 and 1e-100): the stiff solver takes over.
+DENSE_STIFF_LIMIT = 1e10
+
+#: Uniformization costs about ``q t`` sparse products per step (``q`` the largest exit
+#: rate): beyond this many, the step is stiff (rates of very different sizes, e.g.
+#: lambda_d = 1 and lambda_c = 1e-8) and a stiff ODE solver takes over.
+UNIFORMIZATION_LIMIT = 20_000
+
+
+def _propagator(matrix) -> Callable[[np.ndarray, float], np.ndarray]:
+    """``advance(v, t) = exp(t * matrix) @ v`` for a transposed sub-generator.
+
+    Small chains (at most :data:`DENSE_LIMIT` states): dense ``expm`` while ``q t``
+    is at most :data:`DENSE_STIFF_LIMIT`, one propagator per distinct step.  Larger
+    ones: uniformization (:func:`_uniformized`) while ``q t`` stays under
+    :data:`UNIFORMIZATION_LIMIT`.  Beyond either limit (a stiff chain: rates far
+    apart), the implicit BDF solver of :func:`scipy.integrate.solve_ivp` with the
+    sparse Jacobian, whose work hardly grows with the spread of the rates;
+    ``advance.used_stiff`` then becomes True.  ``v`` may be a prefix of the states
+    (the quantiles drop negligible top levels): the leading block of ``matrix`` is
+    used.
+    """
+    q = float(-matrix.diagonal().min()) if matrix.shape[0] else 0.0
+    dense = matrix.shape[0] <= DENSE_LIMIT
+    blocks: dict[int, object] = {}
+    propagators: dict[tuple[int, float], np.ndarray] = {}
+
+    def block(size):
+        if size not in blocks:
+            sub = matrix[:size, :size]
+            blocks[size] = sub.toarray() if dense else sub.tocsr()
+        return blocks[size]
+
+    def advance(vector, t):
+        t = float(t)
+        if t <= 0:
+            return vector.copy()
+        sub = block(len(vector))
+        if q * t > (DENSE_STIFF_LIMIT if dense else UNIFORMIZATION_LIMIT):
+            advance.used_stiff = True
+            return _stiff(sp.csr_array(sub), vector, t)
+        if dense:
+            key = (len(vector), float(f"{t:.12g}"))  # an even grid's steps differ by rounding
+            if key not in propagators:
+                propagators[key] = expm(sub * t)
+            return propagators[key] @ vector
+        return _uniformized(sub, vector, t)
+
+    advance.used_stiff = False
+    return advance
+
+
+def _stiff(matrix, vector: np.ndarray, t: float) -> np.ndarray:
+    """``exp(t * matrix) @ vector`` by the implicit BDF method (stiff chains)."""
+    from scipy.integrate import solve_ivp
+
+    # Time in units of t, so that the tolerances mean the same at every scale.
+    scaled = (matrix * t).tocsc()
+    solution = solve_ivp(lambda _, y: scaled @ y, (0.0, 1.0), vector, method="BDF",
+                         jac=scaled, rtol=1e-10, atol=1e-15 * max(vector.sum(), 1e-300))
+    out = solution.y[:, -1]
+    return np.clip(out, 0.0, None)
 
 
 def _uniformized(matrix, vector: np.ndarray, t: float) -> np.ndarray:
@@ -866,13 +999,15 @@ def absorption_time(chain: AbsorbingCTMC, *, exact: bool = False,
             mean, variance = float(mean_exact), float(variance_exact)
         else:
             status, message = 1, "rates are not rational: exact moments unavailable"
+    warnings: list[str] = []
     return AbsorptionResult(
         status=status, message=message, mean=mean, variance=variance,
         moments=tuple(float(m) for m in moments), mean_exact=mean_exact,
         variance_exact=variance_exact, moments_exact=moments_exact,
-        quantiles=absorption_quantiles(chain, quantiles, progress=progress),
+        quantiles=absorption_quantiles(chain, quantiles, progress=progress,
+                                       warnings=warnings),
         states=chain.n_states,
-        transitions=len(chain.source))
+        transitions=len(chain.source), warnings=warnings)
 
 
 # ---------------------------------------------------------------------- helpers

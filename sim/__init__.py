@@ -36,12 +36,20 @@ from hetcoll.sim.engine import (
     simulate,
 )
 from hetcoll.sim.marendic import MarendicResult, SimplifiedModel, perfect_knowledge_reduction
-from hetcoll.sim.montecarlo import CHUNK_RUNS, MonteCarloSummary, monte_carlo, sample_makespans
+from hetcoll.sim.montecarlo import (
+    CHUNK_RUNS,
+    MAX_MEMORY,
+    MonteCarloSummary,
+    memory_estimate,
+    monte_carlo,
+    sample_makespans,
+)
 from hetcoll.sim.trees import binomial_tree, fibonacci_order, fibonacci_tree
 
 __all__ = [
     "ALGORITHMS",
     "CHUNK_RUNS",
+    "MAX_MEMORY",
     "NON_COMMUTATIVE_SAFE",
     "CostDistribution",
     "CostFile",
@@ -63,6 +71,7 @@ __all__ = [
     "binomial_tree",
     "fibonacci_order",
     "fibonacci_tree",
+    "memory_estimate",
     "monte_carlo",
     "perfect_knowledge_reduction",
     "read_cost_file",

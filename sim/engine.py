@@ -55,6 +55,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import Number, is_float, number_list, validate_start_times
+from hetcoll.core.results import Result, exact_pair
 from hetcoll.sim.costs import CostModel, MatrixCosts
 from hetcoll.sim.trees import binomial_tree, fibonacci_tree
 
@@ -106,7 +107,7 @@ class TraceEvent:
 
 
 @dataclass
-class SimulationResult:
+class SimulationResult(Result):
     """Outcome of :func:`simulate` (fields in the style of ``scipy.optimize``).
 
     Attributes
@@ -130,7 +131,7 @@ class SimulationResult:
         ``order == (0, 1, ..., n-1)``: the run computed v_0 ⊕ ... ⊕ v_(n-1)
         and is valid for a non-commutative operator.
     status : int
-        0: success.
+        0: success (the only status: a run that goes wrong raises).
     message : str
     """
 
@@ -145,6 +146,27 @@ class SimulationResult:
     in_order: bool
     status: int = 0
     message: str = "reduction complete"
+
+    def to_dict(self, *, trace: bool = True) -> dict[str, Any]:
+        """JSON-ready data: ``makespan`` (float) and ``makespan_exact`` (``"p/q"``, or None
+        in float mode), the root, the combination order and, with ``trace``, every
+        operation with ``start``/``start_exact`` and ``end``/``end_exact``.
+
+        The reduced ``value`` is left out (it may be any object; ``order`` records it
+        for the default values).
+        """
+        data: dict[str, Any] = {
+            "status": self.status, "message": self.message, "success": self.success,
+            "algorithm": self.algorithm, "n": self.n, **exact_pair("makespan", self.makespan),
+            "root": self.root, "order": list(self.order), "in_order": self.in_order}
+        if trace:
+            data["trace"] = [{"kind": e.kind, "processor": e.processor, "peer": e.peer,
+                              "interval": list(e.interval), **exact_pair("start", e.start),
+                              **exact_pair("end", e.end), "index": e.index}
+                             for e in self.trace]
+        return data
+
+    as_dict = to_dict
 
     def gantt_bars(self, group: Callable[[TraceEvent], Hashable] | None = None) -> list:
         """The trace as :class:`hetcoll.plotting.GanttBar` objects.

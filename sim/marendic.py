@@ -45,6 +45,7 @@ from hetcoll.core.numbers import (
     number_list,
     validate_start_times,
 )
+from hetcoll.core.results import Result, exact_pair
 from hetcoll.sim.costs import MatrixCosts
 
 __all__ = ["SimplifiedModel", "Merge", "MarendicResult", "perfect_knowledge_reduction"]
@@ -101,13 +102,13 @@ class Merge:
 
 
 @dataclass
-class MarendicResult:
+class MarendicResult(Result):
     """Outcome of :func:`perfect_knowledge_reduction` (``scipy.optimize`` style).
 
     Attributes
     ----------
     status : int
-        0 on success.
+        0 on success (the only status: bad input raises).
     message : str
     makespan : Fraction or float
         When the last merge ends (the root's start time if n = 1).
@@ -122,6 +123,18 @@ class MarendicResult:
     makespan: Number
     root: int
     merges: list[Merge] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """JSON-ready data: ``makespan``/``makespan_exact``, ``root``, ``children`` and
+        every merge with ``sent_at``/``sent_at_exact`` and ``end``/``end_exact``."""
+        return {"status": self.status, "message": self.message, "success": self.success,
+                **exact_pair("makespan", self.makespan), "root": self.root,
+                "children": self.children,
+                "merges": [{"sender": m.sender, "receiver": m.receiver,
+                            **exact_pair("sent_at", m.sent_at), **exact_pair("end", m.end)}
+                           for m in self.merges]}
+
+    as_dict = to_dict
 
     @property
     def children(self) -> dict[int, list[int]]:

@@ -10,6 +10,8 @@ run.  Runs are cut into chunks of :data:`CHUNK_RUNS`; chunk i draws from
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,14 +19,16 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm.auto import tqdm
 
-from hetcoll.core.errors import InputError
+from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import validate_start_times
+from hetcoll.core.results import Result, to_jsonable
 from hetcoll.sim.costs import CostDistribution, as_distribution
 from hetcoll.sim.engine import ALGORITHMS
 from hetcoll.sim.kernels import makespans
 from hetcoll.sim.trees import _check_n, fibonacci_tree
 
-__all__ = ["CHUNK_RUNS", "MonteCarloSummary", "monte_carlo", "sample_makespans"]
+__all__ = ["CHUNK_RUNS", "MAX_MEMORY", "MonteCarloSummary", "memory_estimate", "monte_carlo",
+           "sample_makespans"]
 
 #: Runs per chunk (at most; fewer for very large n, to keep a chunk's draws
 #: near 32 MB): each chunk has its own spawned seed.  It depends on n only, so
@@ -37,7 +41,7 @@ def _chunk_runs(n: int) -> int:
 
 
 @dataclass(frozen=True)
-class MonteCarloSummary:
+class MonteCarloSummary(Result):
     """Makespan statistics of one method.
 
     Attributes
@@ -47,9 +51,15 @@ class MonteCarloSummary:
     stderr : float
         Standard error of the mean, std / sqrt(runs).
     std : float
-        Sample standard deviation (ddof = 1).
+        Sample standard deviation (ddof = 1); 0 for a single run.
     quantiles : dict of float to float
     runs : int
+    status : int
+        0 (the statistics are always computed; see ``warnings``).
+    message : str
+    warnings : tuple of str
+        Legal but suspicious facts: a single run (std and stderr undefined,
+        reported as 0), fewer than 100 runs (rough quantiles).
     """
 
     algorithm: str
@@ -58,12 +68,67 @@ class MonteCarloSummary:
     std: float
     quantiles: dict[float, float]
     runs: int
+    status: int = 0
+    message: str = "ok"
+    warnings: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict:
-        """Plain data for JSON (quantile keys as strings such as ``"0.1"``)."""
-        return {"mean": self.mean, "stderr": self.stderr, "std": self.std,
-                "quantiles": {repr(q): v for q, v in self.quantiles.items()},
-                "runs": self.runs}
+    def to_dict(self) -> dict:
+        """JSON-ready data (quantile keys as strings such as ``"0.1"``)."""
+        return to_jsonable({
+            "status": self.status, "message": self.message, "success": self.success,
+            "algorithm": self.algorithm, "mean": self.mean, "stderr": self.stderr,
+            "std": self.std, "quantiles": {repr(q): v for q, v in self.quantiles.items()},
+            "runs": self.runs, "warnings": list(self.warnings)})
+
+    as_dict = to_dict
+
+
+#: Default ``max_memory`` of :func:`sample_makespans` and :func:`monte_carlo`, in bytes.
+MAX_MEMORY = 2 * 10**9
+
+
+def memory_estimate(n: int, runs: int, algorithms: Sequence[str], n_jobs: int = 1) -> int:
+    """Bytes a Monte Carlo study needs at its peak (an upper estimate, from measurements).
+
+    Each worker holds one chunk's draws (communication, computation and start
+    times, and their contiguous copies: about 32 bytes per run and processor) and
+    the compiled loop's state (about 100 bytes per processor, 400 with a static
+    tree to build); the samples take 16 bytes per run and method (the chunks and
+    their concatenation).
+
+    >>> memory_estimate(10**8, 10, ["tree-dyn"]) > 10**10
+    True
+    """
+    # joblib's convention: -1 is every core, -2 all but one...
+    workers = max(1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1) + 1 + n_jobs)
+    static = any(name in ("binomial-stat", "fibonacci-stat") for name in algorithms)
+    chunk = min(runs, _chunk_runs(n))
+    per_worker = chunk * n * 32 + n * (400 if static else 100)
+    return workers * per_worker + runs * 16 * len(algorithms)
+
+
+def _check_memory(n, runs, names, n_jobs, max_memory) -> None:
+    if max_memory is None:
+        return
+    need = memory_estimate(n, runs, names, n_jobs)
+    if need > max_memory:
+        raise LimitError(f"the Monte Carlo study (n = {n}, runs = {runs}) needs about "
+                         f"{need / 1e9:.3g} GB, over max_memory = {max_memory / 1e9:.3g} GB")
+
+
+def _scaled_statistics(values: np.ndarray, levels: list[float]) -> tuple:
+    """Mean, std and quantiles computed on ``values / max``, then scaled back.
+
+    Makespans may lie anywhere in about [1e-300, 1e300]: their squares (std) and
+    sums (mean) would overflow or underflow in place.
+    """
+    scale = float(np.max(values)) if values.size else 0.0
+    if not scale > 0:
+        return 0.0, 0.0, [0.0] * len(levels)
+    unit = values / scale
+    std = float(unit.std(ddof=1)) * scale if values.size > 1 else 0.0
+    return (float(unit.mean()) * scale, std,
+            [q * scale for q in np.quantile(unit, levels).tolist()])
 
 
 def _algorithm_list(algorithms: str | Sequence[str]) -> tuple[str, ...]:
@@ -116,6 +181,7 @@ def sample_makespans(
     start_times: Sequence | CostDistribution | None = None,
     fibonacci_order: int | None = None,
     progress: bool = False,
+    max_memory: int | None = MAX_MEMORY,
 ) -> dict[str, np.ndarray]:
     """Raw makespans of each method over ``runs`` random runs, paired by run.
 
@@ -139,6 +205,9 @@ def sample_makespans(
     fibonacci_order : int, optional
     progress : bool
         tqdm bar over chunks (only shown on a terminal).
+    max_memory : int or None, default :data:`MAX_MEMORY` (2 GB)
+        Refuse, before any work, a study whose :func:`memory_estimate` exceeds
+        this many bytes; None for no limit.
 
     Returns
     -------
@@ -148,7 +217,10 @@ def sample_makespans(
     Raises
     ------
     InputError
-        On an unknown algorithm, a bad count, seed, distribution or start time.
+        On an unknown algorithm, a bad count, seed, distribution or start time,
+        or makespans beyond the float range (about 1.8e308).
+    LimitError
+        If the study would need more than ``max_memory`` bytes.
 
     Examples
     --------
@@ -167,6 +239,7 @@ def sample_makespans(
     runs = _positive_int(runs, "runs")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
         raise InputError(f"n_jobs must be a non-zero integer, got {n_jobs!r}")
+    _check_memory(n, runs, names, n_jobs, max_memory)
     comm = as_distribution(comm, "comm")
     comp = None if comp is None else as_distribution(comp, "comp")
     if "fibonacci-stat" in names:
@@ -197,7 +270,12 @@ def sample_makespans(
             results.append(result)
             bar.update(size)
     bar.close()
-    return {name: np.concatenate([r[name] for r in results]) for name in names}
+    samples = {name: np.concatenate([r[name] for r in results]) for name in names}
+    for name, values in samples.items():
+        if not np.isfinite(values).all():
+            raise InputError(f"{name}: a makespan overflows floating point (over 1.8e308): "
+                             "the costs are too large")
+    return samples
 
 
 def monte_carlo(
@@ -213,6 +291,7 @@ def monte_carlo(
     start_times: Sequence | CostDistribution | None = None,
     fibonacci_order: int | None = None,
     progress: bool = False,
+    max_memory: int | None = MAX_MEMORY,
 ) -> dict[str, MonteCarloSummary]:
     """Mean, standard error and quantiles of each method's makespan.
 
@@ -227,6 +306,8 @@ def monte_carlo(
     ------
     InputError
         As :func:`sample_makespans`, or on a quantile outside [0, 1].
+    LimitError
+        As :func:`sample_makespans` (``max_memory``).
 
     Examples
     --------
@@ -247,11 +328,15 @@ def monte_carlo(
         levels.append(float(q))
     samples = sample_makespans(algorithms, n, comm, comp, runs=runs, seed=seed, n_jobs=n_jobs,
                                start_times=start_times, fibonacci_order=fibonacci_order,
-                               progress=progress)
+                               progress=progress, max_memory=max_memory)
+    warnings = (("a single run: std and stderr are undefined, reported as 0",)
+                if runs == 1 else
+                (f"only {runs} runs: the quantiles and the standard error are rough",)
+                if runs < 100 else ())
     summaries = {}
     for name, values in samples.items():
-        std = float(values.std(ddof=1)) if values.size > 1 else 0.0
+        mean, std, quantile_values = _scaled_statistics(values, levels)
         summaries[name] = MonteCarloSummary(
-            name, float(values.mean()), std / np.sqrt(values.size), std,
-            dict(zip(levels, np.quantile(values, levels).tolist(), strict=True)), values.size)
+            name, mean, std / math.sqrt(values.size), std,
+            dict(zip(levels, quantile_values, strict=True)), values.size, warnings=warnings)
     return summaries

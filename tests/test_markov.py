@@ -378,8 +378,11 @@ def test_bad_input():
     with pytest.raises(InputError, match="2500099999 transient states"):
         tree_dyn_chain(100_000, 1, 1, max_states=10**7)
     # n = 200: the first BFS states each have about n/2 = 100 moves; the
-    # transition guard stops the build after a few dozen states.
+    # transition guard stops the build after a few dozen states (without a state
+    # guard: with one, n = 200 is refused before any state).
     with pytest.raises(InputError, match=r"max_transitions=2000 transitions \(after \d\d? st"):
+        noncommut_tree_dyn_chain(200, max_transitions=2000)
+    with pytest.raises(InputError, match="at least 4.9e\\+20 transient states"):
         noncommut_tree_dyn_chain(200, max_states=10**6, max_transitions=2000)
     chain = tree_dyn_chain(4)
     with pytest.raises(InputError, match="quantile"):
@@ -430,3 +433,24 @@ def test_sparse_distribution_path_matches_dense_expm():
     for p, t in absorption_quantiles(chain, [0.05, 0.5, 0.95]).items():
         assert math.isclose(1 - alpha @ expm(dense * t) @ np.ones(chain.n_states), p,
                             abs_tol=1e-9)
+
+
+def test_noncommut_state_lower_bound_holds_where_it_can_be_checked():
+    # The guard refusing huge n before any state rests on a measured lower bound.
+    from hetcoll.markov.reductions import _least_noncommut_states
+
+    for n in range(1, 21):
+        assert noncommut_tree_dyn_chain(n).n_states >= _least_noncommut_states(n), n
+    for n in range(1, 13):
+        assert noncommut_tree_dyn_chain(n, 1, 1).n_states >= _least_noncommut_states(n), n
+
+
+def test_noncommut_huge_n_refused_before_any_state():
+    from hetcoll.core.errors import LimitError
+
+    with pytest.raises(LimitError, match="at least 9.35e\\+03 transient states"):
+        noncommut_tree_dyn_chain(40, max_states=200)
+    with pytest.raises(LimitError, match="max_states=2000000"):
+        noncommut_tree_dyn_chain(10**8, max_states=2_000_000)  # a 50 MB string per state
+    with pytest.raises(LimitError, match="max_transitions=10"):
+        noncommut_tree_dyn_chain(60, max_transitions=10)  # 30 moves from the first state

@@ -136,3 +136,99 @@ def test_plot_with_an_unknown_format_is_refused_before_any_work(tmp_path, capsys
     assert cli(["markov", "tree-dyn", "--n", "6", "--plot", str(tmp_path / "plot")]) == 2
     assert "unknown image format (no extension)" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+# ------------------------------------------------------------ issue 10: the extremes
+def _erlang2_quantile(p: float) -> float:
+    """x with P(Erlang(2, 1) <= x) = 1 - exp(-x)(1 + x) = p (bisection, by hand)."""
+    low, high = 0.0, 100.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if 1 - math.exp(-mid) * (1 + mid) < p:
+            low = mid
+        else:
+            high = mid
+    return low
+
+
+def test_exact_answer_longer_than_python_int_str_limit(capsys):
+    # Issue 10: n = 140 with computations died with "Exceeds the limit (4300 digits)".
+    import sys
+
+    out = run_json(capsys, "tree-dyn", "--n", "140", "--rate-comp", "1", "--exact",
+                   "--quantiles", "")
+    assert len(out["mean_exact"]) > 4300 and len(out["variance_exact"]) > 4300
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        mean, variance = Fraction(out["mean_exact"]), Fraction(out["variance_exact"])
+    finally:
+        sys.set_int_max_str_digits(limit)
+    # The float solver (sparse triangular solves) is a second method.
+    assert math.isclose(float(mean), out["mean"], rel_tol=1e-12)
+    assert math.isclose(float(variance), out["variance"], rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("rate", ["1e-12", "1e-8", "1e-100"])
+def test_slow_reductions_give_the_erlang_quantiles(capsys, rate):
+    # n = 3: two transfers of rate 1 and two reductions of rate c, in series (see
+    # tree_dyn_chain).  For small c the makespan is Erlang(2, c) up to an Erlang(2, 1):
+    # its quantiles are x_p / c to within about 10 / (x_p / c).  Issue 10: 1e-12 was a
+    # traceback in the quantile code, 1e-8 a hang.
+    out = run_json(capsys, "tree-dyn", "--n", "3", "--rate-comp", rate,
+                   "--quantiles", "0.1,0.5,0.9")
+    c = float(rate)
+    for text in ("0.1", "0.5", "0.9"):
+        assert math.isclose(out["quantiles"][text], _erlang2_quantile(float(text)) / c,
+                            rel_tol=1e-6)
+    assert math.isclose(out["mean"], 2 + 2 / c, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("rate", ["1e-100", "1e100"])
+def test_quantiles_scale_with_the_rate(capsys, rate):
+    # Only transfers: the time unit is 1/rate, so every quantile is the rate-1 one / rate.
+    base = run_json(capsys, "tree-dyn", "--n", "6", "--quantiles", "0.1,0.9")
+    scaled = run_json(capsys, "tree-dyn", "--n", "6", "--rate-comm", rate,
+                      "--quantiles", "0.1,0.9")
+    for key in ("0.1", "0.9"):
+        assert math.isclose(scaled["quantiles"][key] * float(rate), base["quantiles"][key],
+                            rel_tol=1e-9)
+
+
+def test_stiff_large_chain_agrees_with_dense_expm(monkeypatch):
+    # Above DENSE_LIMIT states a stiff chain (rates 1 and 1e-9) goes to the BDF solver;
+    # scipy's dense expm on the same chain is an independent method.
+    from hetcoll.markov import absorption_quantiles, ctmc, tree_dyn_chain
+
+    chain = tree_dyn_chain(30, 1, "1/1000000000")
+    assert chain.n_states > ctmc.DENSE_LIMIT
+    warnings: list[str] = []
+    stiff = absorption_quantiles(chain, [0.1, 0.5, 0.9], warnings=warnings)
+    assert len(warnings) == 1 and "stiff" in warnings[0]
+    monkeypatch.setattr(ctmc, "DENSE_LIMIT", 10_000)
+    dense = absorption_quantiles(chain, [0.1, 0.5, 0.9])
+    for p in (0.1, 0.5, 0.9):
+        assert math.isclose(stiff[p], dense[p], rel_tol=1e-8)
+
+
+def test_warnings_go_to_stderr_and_json(capsys):
+    out = run_json(capsys, "tree-dyn", "--n", "30", "--rate-comp", "1e-9", "--quantiles", "0.5")
+    assert len(out["warnings"]) == 1 and "stiff" in out["warnings"][0]
+    # run_json consumed stderr; run again in text mode to see the line.
+    assert cli(["markov", "tree-dyn", "--n", "30", "--rate-comp", "1e-9",
+                "--quantiles", "0.5"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("hetcoll markov: warning: stiff")
+
+
+@pytest.mark.parametrize(("args", "flag"), [
+    (["tree-dyn", "--n", "100000", "--rate-comp", "1"], "--max-states"),
+    (["noncommut-tree-dyn", "--n", "40", "--max-transitions", "1000"], "--max-transitions"),
+    (["noncommut-tree-dyn", "--n", "40", "--rate-comp", "1", "--max-states", "100"],
+     "--max-states"),
+    (["tree-dyn", "--n", "400", "--rate-comp", "1", "--exact"], "--max-exact-states"),
+])
+def test_chain_guards_name_their_flag(capsys, args, flag):
+    assert cli(["markov", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"raise it with {flag}" in err

@@ -163,7 +163,8 @@ def test_noncommutative_tree_only_joins_neighbours():
     (lambda: clairvoyant_optimum([[0, 1], [1, 0]], [0, "x"]), "P1"),
     (lambda: clairvoyant_optimum([[0, 1], [1, 0]], [0, 0], root=2), "root"),
     (lambda: clairvoyant_optimum([[0, 1], [1, 0]], [0, 0], start_times=[0]), "start_times"),
-    (lambda: clairvoyant_optimum([[1] * 13 for _ in range(13)], [0] * 13), "at most 12"),
+    (lambda: clairvoyant_optimum([[1] * 13 for _ in range(13)], [0] * 13),
+     "13 processors, over max_processors = 12"),
     (lambda: brute_force_optimum([[1] * 7 for _ in range(7)], [0] * 7), "n <= 6"),
     (lambda: evaluate_tree([[0, 1], [1, 0]], [0, 0], {0: []}, 0), "P1"),
 ])

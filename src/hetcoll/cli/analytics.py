@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from fractions import Fraction
 
 from hetcoll.cli._common import (
     add_force_flag,
@@ -24,8 +26,9 @@ from hetcoll.cli._common import (
     read_costs_option,
     to_jsonable,
 )
-from hetcoll.core.errors import InputError
+from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str, to_fraction
+from hetcoll.core.results import exact_pair
 
 
 #: Image formats of ``hetcoll optimum --gantt`` (matplotlib rejects others mid-run).
@@ -59,6 +62,10 @@ def register(subparsers) -> None:
     verify.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     verify.add_argument("--n-max", type=int, default=7, metavar="N",
                         help="largest number of processors, 2..8 (default 7)")
+    verify.add_argument("--max-examples", type=int, default=100_000, metavar="K",
+                        help="refuse more --examples than this before any work (default "
+                        "100000: about an hour per regime; the instances' parameters are "
+                        "drawn up front)")
     add_json_flag(verify)
     verify.set_defaults(func=run_verify)
 
@@ -76,6 +83,10 @@ def register(subparsers) -> None:
                          help="only reduce neighbouring intervals v[k,m]")
     optimum.add_argument("--root", type=int, metavar="R",
                          help="processor that must end with the result (default: any)")
+    optimum.add_argument("--max-processors", type=int, metavar="N",
+                         help="refuse larger instances before any work (default 12, or 40 with "
+                         "--noncommutative: about 30 s and 12 s; the work grows like n^2 3^(n-1) "
+                         "and n^4)")
     optimum.add_argument("--gantt", metavar="FILE",
                          help="draw the schedule into FILE (.png, .pdf or .svg)")
     add_force_flag(optimum, "--gantt")
@@ -98,7 +109,7 @@ def run_bounds(args) -> int:
         both = delta is not None and args.n is not None
         print_json({"cells": [{"algorithm": cell.algorithm, "regime": cell.regime,
                                "theorem": cell.theorem, "expression": cell.text(),
-                               "value": float(value) if both else None,
+                               **(_value(value) if both else exact_pair("value", None)),
                                "evaluated": cell.text(delta, args.n),
                                "latex": cell.latex(), "tight": cell.tight or None,
                                "note": cell.note or None}
@@ -114,17 +125,29 @@ def run_bounds(args) -> int:
     return 0
 
 
+def _value(value) -> dict:
+    """A cell's value as ``value`` (float) and ``value_exact`` (``"p/q"`` when rational)."""
+    exact = Fraction(int(value.p), int(value.q)) if value.is_Rational else None
+    number = float(value)
+    if not math.isfinite(number):
+        raise InputError(f"--delta/--n: the bound {value} overflows floating point")
+    return {"value": number, "value_exact": None if exact is None else fraction_str(exact)}
+
+
 def run_verify(args) -> int:
     from hetcoll.analytics import verify_lemma1, verify_theorems
 
+    if args.examples > args.max_examples:
+        raise LimitError(f"--examples {args.examples} is over --max-examples "
+                         f"{args.max_examples}; raise it with --max-examples")
     checks = verify_theorems(args.examples, args.seed, n_max=args.n_max,
                              progress=not args.json and sys.stderr.isatty())
     checks.append(verify_lemma1(args.examples, args.seed, n_max=min(args.n_max, 8)))
-    failed = any(check.status == "fail" for check in checks)
+    failed = any(check.verdict == "fail" for check in checks)
     if args.json:
         print_json({"status": int(failed),
                     "message": "a theorem check failed" if failed else "every check passed",
-                    "checks": [check.as_dict() for check in checks]},
+                    "checks": [check.to_dict() for check in checks]},
                    inputs={"examples": args.examples, "seed": args.seed, "n_max": args.n_max})
         return 1 if failed else 0
     print(f"{args.examples} random instances per regime, n in 2..{args.n_max}, seed {args.seed}")
@@ -133,11 +156,11 @@ def run_verify(args) -> int:
     for check in checks:
         print(f"{check.theorem:<17} {check.algorithm:<20} {check.regime:<6} "
               f"{check.instances:>9} {float(check.worst_ratio):>11.4f} "
-              f"{check.bound_at_worst:>11.4f} {check.closest_to_bound:>15.4f}  {check.status}"
+              f"{check.bound_at_worst:>11.4f} {check.closest_to_bound:>15.4f}  {check.verdict}"
               + (f" ({check.proof_gaps} proof gaps)" if check.proof_gaps else ""))
     for check in checks:
         if check.counterexample is not None:
-            print(f"\n{check.theorem} ({check.algorithm}, {check.regime}) {check.status}: "
+            print(f"\n{check.theorem} ({check.algorithm}, {check.regime}) {check.verdict}: "
                   f"{to_jsonable(check.counterexample)}")
     return 1 if failed else 0
 
@@ -146,22 +169,22 @@ def run_optimum(args) -> int:
     from hetcoll.analytics import clairvoyant_optimum
 
     gantt = image_path(args.gantt, args.force, "--gantt")
+    if args.max_processors is not None and args.max_processors < 1:
+        raise InputError(f"--max-processors must be at least 1, got {args.max_processors}")
     cost_file = read_costs_option(args.costs)
-    result = clairvoyant_optimum(cost_file.costs.d, cost_file.costs.c,
-                                 noncommutative=args.noncommutative,
-                                 start_times=cost_file.start_times, root=args.root)
+    try:
+        result = clairvoyant_optimum(cost_file.costs.d, cost_file.costs.c,
+                                     noncommutative=args.noncommutative,
+                                     start_times=cost_file.start_times, root=args.root,
+                                     max_processors=args.max_processors,
+                                     progress=not args.json and sys.stderr.isatty())
+    except LimitError as error:
+        raise LimitError(f"{error}; raise it with --max-processors") from None
     if gantt is not None:
         _draw(result, gantt)
     if args.json:
-        print_json({
-            "makespan": float(result.makespan), "makespan_exact": result.makespan,
-            "root": result.root, "noncommutative": result.noncommutative,
-            "children": result.children, "parent": result.parent,
-            "operations": [{"sender": op.sender, "receiver": op.receiver,
-                            "transfer_start": op.transfer_start, "transfer_end": op.transfer_end,
-                            "compute_start": op.compute_start, "compute_end": op.compute_end}
-                           for op in result.operations],
-            "status": result.status, "message": result.message})
+        print_json(result, inputs={"costs": args.costs, "n": cost_file.n,
+                                   "noncommutative": args.noncommutative, "root": args.root})
         return 0
     kind = "non-commutative" if result.noncommutative else "commutative"
     print(f"clairvoyant optimum ({kind}): makespan {fraction_str(result.makespan)} "

@@ -11,9 +11,10 @@ from hetcoll.cli._common import (
     add_json_flag,
     image_path,
     print_json,
+    print_warnings,
     split_names,
 )
-from hetcoll.core.errors import InputError
+from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str, positive_fraction, to_fraction
 
 CHAINS = {
@@ -57,6 +58,10 @@ def register(subparsers) -> None:
                              "memory (default 30000000, a few GB)")
         sub.add_argument("--plot", metavar="FILE", default=None,
                          help="save a plot of the density and CDF of the makespan (PNG, PDF...)")
+        sub.add_argument("--max-exact-states", type=int, default=30_000,
+                         help="with --exact, give up beyond this many states: exact moments "
+                         "carry thousands of digits per state (default 30000; tree-dyn n = 300 "
+                         "with --rate-comp, 22799 states, takes about 20 s and 400 MB)")
         add_force_flag(sub, "--plot")
         add_json_flag(sub)
         sub.set_defaults(func=run)
@@ -72,17 +77,24 @@ def _rate(text: str, flag: str):
     return rate
 
 
-
-def _probabilities(text: str) -> list[float]:
+def _probabilities(text: str) -> dict[str, float]:
+    """``{as typed: probability}``: JSON keys and text rows show what the user wrote."""
     if not text.strip():
-        return []
-    probs = []
+        return {}
+    probs = {}
     for item in split_names(text, "--quantiles"):
         p = float(to_fraction(item, f"--quantiles item {item!r}"))
         if not 0.0 < p < 1.0:
             raise InputError(f"--quantiles: {item} is not strictly between 0 and 1")
-        probs.append(p)
+        probs[item] = p
     return probs
+
+
+def _number_text(value: Fraction) -> str:
+    """``%g`` of an exact number, with the exact value beside it when that is short."""
+    exact = fraction_str(value)
+    short = f"{float(value):g}"
+    return short if exact == short or len(exact) > 20 else f"{short} (= {exact})"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,42 +107,53 @@ def run(args: argparse.Namespace) -> int:
     rate_comp = None if args.rate_comp is None else _rate(args.rate_comp, "--rate-comp")
     probs = _probabilities(args.quantiles)
     plot = image_path(args.plot, args.force, "--plot")
-    guards = [("--max-states", args.max_states)]
+    guards = [("--max-states", args.max_states), ("--max-exact-states", args.max_exact_states)]
     if args.chain == "noncommut-tree-dyn":
         guards.append(("--max-transitions", args.max_transitions))
     for flag, value in guards:
         if value < 1:
             raise InputError(f"{flag} must be at least 1, got {value}")
-    if args.chain == "tree-dyn":
-        chain = tree_dyn_chain(args.n, rate_comm, rate_comp, max_states=args.max_states)
-    else:
-        chain = noncommut_tree_dyn_chain(args.n, rate_comm, rate_comp,
-                                         max_states=args.max_states,
-                                         max_transitions=args.max_transitions)
-    progress = sys.stderr.isatty() and not args.json
-    result = absorption_time(chain, exact=args.exact, quantiles=probs, progress=progress)
+    progress = sys.stderr.isatty()
+    try:
+        if args.chain == "tree-dyn":
+            chain = tree_dyn_chain(args.n, rate_comm, rate_comp, max_states=args.max_states)
+        else:
+            chain = noncommut_tree_dyn_chain(args.n, rate_comm, rate_comp,
+                                             max_states=args.max_states,
+                                             max_transitions=args.max_transitions,
+                                             progress=progress)
+    except LimitError as error:
+        flag = "--max-transitions" if "max_transitions" in str(error) else "--max-states"
+        raise LimitError(f"{error}; raise it with {flag}") from None
+    if args.exact and chain.n_states > args.max_exact_states:
+        # Exact moments hold thousands of digits per state (n = 300: 21 s, 400 MB).
+        raise LimitError(f"--exact on a chain of {chain.n_states} states, over "
+                         f"--max-exact-states {args.max_exact_states}; raise it with "
+                         "--max-exact-states")
+    result = absorption_time(chain, exact=args.exact, quantiles=list(probs.values()),
+                             progress=progress)
+    by_probability = dict(zip(probs.values(), probs, strict=True))
     out = {
         "algorithm": args.chain,
         "n": args.n,
         "rate_comm": rate_comm,
         "rate_comp": rate_comp,
-        "mean": result.mean,
-        "variance": result.variance,
-        "std": result.variance ** 0.5,
-        "mean_exact": result.mean_exact,
-        "variance_exact": result.variance_exact,
-        "states": result.states,
-        "transitions": result.transitions,
-        "quantiles": {repr(p): t for p, t in result.quantiles.items()},
+        **result.to_dict(),
+        "quantiles": {text: result.quantiles[p] for text, p in probs.items()},
     }
+    del out["status"], out["message"]  # the envelope's
     if plot is not None:
         _plot(chain, result, args, plot)
         out["plot"] = str(plot)
+    print_warnings(args.command, result.warnings)
     if args.json:
-        print_json(out)
+        print_json({"status": result.status, "message": result.message, **out},
+                   inputs={"algorithm": args.chain, "n": args.n, "rate_comm": rate_comm,
+                           "rate_comp": rate_comp, "exact": args.exact,
+                           "quantiles": list(probs)})
         return 0
-    comp = "zero" if rate_comp is None else f"rate {fraction_str(rate_comp)}"
-    print(f"{args.chain}, n = {args.n}: transfers at rate {fraction_str(rate_comm)}, "
+    comp = "zero" if rate_comp is None else f"rate {_number_text(rate_comp)}"
+    print(f"{args.chain}, n = {args.n}: transfers at rate {_number_text(rate_comm)}, "
           f"reductions {comp}")
     print(f"  states       {result.states} ({result.transitions} transitions)")
     print(f"  mean         {result.mean:.10g}"
@@ -139,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
           + (f" = {fraction_str(result.variance_exact)}"
              if result.variance_exact is not None else ""))
     for p, t in result.quantiles.items():
-        print(f"  quantile {p:<4g} {t:.10g}")
+        print(f"  quantile {by_probability[p]:<4} {t:.10g}")
     if plot is not None:
         print(f"  plot         {plot}")
     return 0

@@ -23,16 +23,16 @@ from hetcoll.cli._common import (
     add_json_flag,
     image_path,
     print_json,
+    print_warnings,
     read_costs_option,
     split_names,
-    to_jsonable,
 )
-from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import fraction_str, to_fraction
+from hetcoll.core.errors import InputError, LimitError
+from hetcoll.core.numbers import fraction_str, nonnegative_number, to_fraction
 
 #: Options of the random-cost mode, which --costs does not take.
 RANDOM_ONLY = ("n", "mu_comm", "cv_comm", "mu_comp", "cv_comp", "runs", "seed", "quantiles",
-               "jobs")
+               "jobs", "max_memory")
 
 
 def register(subparsers) -> None:
@@ -51,16 +51,20 @@ def register(subparsers) -> None:
                         help=f"one of {', '.join(ALGORITHMS)}, or all")
     random = parser.add_argument_group("random costs (gamma: shape 1/CV^2, scale mean*CV^2)")
     random.add_argument("--n", type=int, help="number of processors")
-    random.add_argument("--mu-comm", type=float, help="mean communication cost (default 1)")
-    random.add_argument("--cv-comm", type=float,
+    random.add_argument("--mu-comm", help="mean communication cost (default 1); numbers as "
+                        "'2', '0.5', '1e-3' or '1/3'")
+    random.add_argument("--cv-comm",
                         help="coefficient of variation of communications (default 1)")
-    random.add_argument("--mu-comp", type=float, help="mean computation cost (default 0)")
-    random.add_argument("--cv-comp", type=float,
+    random.add_argument("--mu-comp", help="mean computation cost (default 0)")
+    random.add_argument("--cv-comp",
                         help="coefficient of variation of computations (default: --cv-comm)")
     random.add_argument("--runs", type=int, help="number of runs (default 10000)")
     random.add_argument("--seed", type=int, help="random seed (default 0)")
     random.add_argument("--quantiles", help="comma-separated levels (default 0.1,0.5,0.9)")
     random.add_argument("--jobs", type=int, help="worker threads, -1 for all cores (default 1)")
+    random.add_argument("--max-memory", type=float, metavar="GB",
+                        help="refuse, before any work, a study needing more memory than this "
+                        "(estimated from n, --runs and --jobs; default 2 GB)")
     exact = parser.add_argument_group("explicit costs (exact simulation)")
     exact.add_argument("--costs", metavar="FILE.json",
                        help='JSON object with "comm" (n x n matrix), "comp" (list of n) and '
@@ -97,6 +101,13 @@ def run(args) -> int:
 
 
 
+def _number(text: str | None, flag: str, default: float) -> float:
+    """A non-negative number typed with ``flag`` (the core parser: range, NaN, p/q)."""
+    if text is None:
+        return default
+    return float(nonnegative_number(text, flag))
+
+
 def _gamma(sim, mean: float, cv: float, kind: str):
     """``sim.Gamma(mean, cv)``, with errors naming the flags they came from."""
     try:
@@ -109,34 +120,54 @@ def _monte_carlo(args, algorithms) -> int:
     from hetcoll import sim
     if args.n is None:
         raise InputError("--n is required (or give explicit costs with --costs)")
-    mu_comm = 1.0 if args.mu_comm is None else args.mu_comm
-    cv_comm = 1.0 if args.cv_comm is None else args.cv_comm
-    mu_comp = 0.0 if args.mu_comp is None else args.mu_comp
-    cv_comp = cv_comm if args.cv_comp is None else args.cv_comp
-    levels = (0.1, 0.5, 0.9) if args.quantiles is None else tuple(
-        float(to_fraction(q, "--quantiles")) for q in split_names(args.quantiles, "--quantiles"))
+    mu_comm = _number(args.mu_comm, "--mu-comm", 1.0)
+    cv_comm = _number(args.cv_comm, "--cv-comm", 1.0)
+    mu_comp = _number(args.mu_comp, "--mu-comp", 0.0)
+    cv_comp = _number(args.cv_comp, "--cv-comp", cv_comm)
+    typed = ("0.1", "0.5", "0.9") if args.quantiles is None else split_names(args.quantiles,
+                                                                              "--quantiles")
+    levels = tuple(float(to_fraction(q, "--quantiles")) for q in typed)
+    if args.max_memory is not None and not args.max_memory > 0:
+        raise InputError(f"--max-memory must be a positive number of GB, got {args.max_memory}")
     comm = _gamma(sim, mu_comm, cv_comm, "comm")
     comp = _gamma(sim, mu_comp, cv_comp, "comp")
     if comp.mean == 0:
         comp = None
-    summaries = sim.monte_carlo(
-        algorithms, args.n, comm, comp, runs=10_000 if args.runs is None else args.runs,
-        seed=0 if args.seed is None else args.seed, quantiles=levels,
-        n_jobs=1 if args.jobs is None else args.jobs, fibonacci_order=args.fibonacci_order,
-        progress=not args.json)
-    if args.json:
-        print_json({name: s.as_dict() for name, s in summaries.items()})
-        return 0
+    runs = 10_000 if args.runs is None else args.runs
+    seed = 0 if args.seed is None else args.seed
+    try:
+        summaries = sim.monte_carlo(
+            algorithms, args.n, comm, comp, runs=runs, seed=seed, quantiles=levels,
+            n_jobs=1 if args.jobs is None else args.jobs, fibonacci_order=args.fibonacci_order,
+            progress=not args.json,
+            max_memory=sim.MAX_MEMORY if args.max_memory is None else args.max_memory * 1e9)
+    except LimitError as error:
+        raise LimitError(f"{error}; raise it with --max-memory GB") from None
     first = next(iter(summaries.values()))
-    print(f"n = {args.n}, {first.runs} runs, seed {0 if args.seed is None else args.seed}; "
+    print_warnings(args.command, first.warnings)
+    if args.json:
+        records = {}
+        for name, summary in summaries.items():
+            record = summary.to_dict()
+            record["quantiles"] = {text: summary.quantiles[q]
+                                   for text, q in zip(typed, levels, strict=True)}
+            records[name] = record
+        print_json({**records, "warnings": list(first.warnings)}, inputs={
+            "algorithm": args.algorithm, "n": args.n, "runs": runs, "seed": seed,
+            "comm": {"distribution": "gamma", "mean": mu_comm, "cv": cv_comm},
+            "comp": None if comp is None else {"distribution": "gamma", "mean": mu_comp,
+                                               "cv": cv_comp},
+            "quantiles": list(typed), "fibonacci_order": args.fibonacci_order})
+        return 0
+    print(f"n = {args.n}, {first.runs} runs, seed {seed}; "
           f"communications gamma(mean {mu_comm:g}, CV {cv_comm:g}), computations "
           + (f"gamma(mean {mu_comp:g}, CV {cv_comp:g})" if comp else "free"))
     header = f"{'method':<20} {'mean':>10} {'stderr':>9}" + "".join(
-        f" {'q' + format(q, 'g'):>9}" for q in levels)
+        f" {'q' + q:>9}" for q in typed)
     print(header)
     for name, s in sorted(summaries.items(), key=lambda item: item[1].mean):
-        print(f"{name:<20} {s.mean:>10.4f} {s.stderr:>9.4f}"
-              + "".join(f" {v:>9.4f}" for v in s.quantiles.values()))
+        print(f"{name:<20} {s.mean:>10.4g} {s.stderr:>9.4g}"
+              + "".join(f" {s.quantiles[q]:>9.4g}" for q in levels))
     return 0
 
 
@@ -153,8 +184,13 @@ def _exact(args, algorithms) -> int:
     if gantt is not None:
         _draw(results, gantt)
     if args.json:
-        records = {r.algorithm: _record(r, args.trace) for r in results}
-        print_json(records[algorithms[0]] if len(results) == 1 else records)
+        records = {r.algorithm: r.to_dict(trace=args.trace) for r in results}
+        inputs = {"algorithm": args.algorithm, "costs": args.costs, "n": costs.n,
+                  "fibonacci_order": args.fibonacci_order}
+        if len(results) == 1:
+            print_json(records[algorithms[0]], inputs=inputs)
+        else:
+            print_json(records, inputs=inputs)
         return 0
     for r in results:
         print(f"{r.algorithm}: makespan {fraction_str(r.makespan)} ({r.makespan_float:g}); "
@@ -170,19 +206,6 @@ def _exact(args, algorithms) -> int:
     if gantt is not None:
         print(f"Gantt chart written to {gantt}")
     return 0
-
-
-def _record(result, with_trace: bool) -> dict:
-    record = {"algorithm": result.algorithm, "n": result.n, "makespan": result.makespan_float,
-              "makespan_exact": fraction_str(result.makespan), "root": result.root,
-              "order": list(result.order), "in_order": result.in_order}
-    if with_trace:
-        record["trace"] = [
-            {"kind": e.kind, "processor": e.processor, "peer": e.peer,
-             "interval": list(e.interval), "start": float(e.start), "end": float(e.end),
-             "start_exact": to_jsonable(e.start), "end_exact": to_jsonable(e.end),
-             "index": e.index} for e in result.trace]
-    return record
 
 
 def _draw(results, path: Path) -> None:
