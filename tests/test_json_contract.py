@@ -10,6 +10,7 @@ key in every command (``makespan``/``makespan_exact``, ``mean``...).
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,11 @@ LATER = {
                             "--alpha", "1e-6", "--beta", "1e-9", "--gamma", "2e-9"], None),
     "tree scatterv": (["tree", "scatterv", str(ROOT / "examples" / "trees" / "hand_4proc.json"),
                        "--root", "P0", "--sizes", "P0=1,P1=4,P2=1,P3=8"], None),
+    # A fresh output directory per session (reproduce refuses one holding foreign files).
+    "reproduce": (["reproduce", "--quick", "--only", "LMR-two-processor",
+                   "--out", str(Path(tempfile.mkdtemp(prefix="hetcoll-json-")) / "out")],
+                  None),
+    "mpi run reduce": (["mpi", "run", "reduce", "--np", "2", "--algorithm", "binomial"], None),
 }
 
 #: The registered command families.

@@ -14,6 +14,7 @@ from hetcoll.cli._common import (
     print_warnings,
     split_names,
 )
+from hetcoll.core.display import number_text
 from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str, positive_fraction, to_fraction
 
@@ -90,13 +91,6 @@ def _probabilities(text: str) -> dict[str, float]:
     return probs
 
 
-def _number_text(value: Fraction) -> str:
-    """``%g`` of an exact number, with the exact value beside it when that is short."""
-    exact = fraction_str(value)
-    short = f"{float(value):g}"
-    return short if exact == short or len(exact) > 20 else f"{short} (= {exact})"
-
-
 def run(args: argparse.Namespace) -> int:
     """Build the chain, analyse it, print the result."""
     from hetcoll.markov import absorption_time, noncommut_tree_dyn_chain, tree_dyn_chain
@@ -152,8 +146,8 @@ def run(args: argparse.Namespace) -> int:
                            "rate_comp": rate_comp, "exact": args.exact,
                            "quantiles": list(probs)})
         return 0
-    comp = "zero" if rate_comp is None else f"rate {_number_text(rate_comp)}"
-    print(f"{args.chain}, n = {args.n}: transfers at rate {_number_text(rate_comm)}, "
+    comp = "zero" if rate_comp is None else f"rate {number_text(rate_comp)}"
+    print(f"{args.chain}, n = {args.n}: transfers at rate {number_text(rate_comm)}, "
           f"reductions {comp}")
     print(f"  states       {result.states} ({result.transitions} transitions)")
     print(f"  mean         {result.mean:.10g}"
