@@ -59,6 +59,10 @@ class ReduceAlgorithm:
     def reduce(self, value: np.ndarray) -> np.ndarray | None:
         raise NotImplementedError
 
+    def run(self, value: np.ndarray) -> np.ndarray | None:
+        """The timed call of the benchmark (:mod:`hetcoll.mpi.bench`): ``reduce``."""
+        return self.reduce(value)
+
     def _buffer(self) -> np.ndarray:
         return np.empty(self.elements, dtype=self.op.dtype)
 
