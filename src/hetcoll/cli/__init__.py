@@ -24,6 +24,7 @@ SUBCOMMAND_MODULES = [
     "hetcoll.cli.simulate",
     "hetcoll.cli.analytics",
     "hetcoll.cli.tree",
+    "hetcoll.cli.mpi",
 ]
 
 
