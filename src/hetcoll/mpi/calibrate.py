@@ -24,7 +24,7 @@ IEEE TPDS 27(12), 2016 (ReproMPI).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np

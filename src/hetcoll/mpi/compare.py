@@ -6,8 +6,8 @@ platform's Hockney model, the one ``hetcoll mpi calibrate`` writes.  The measure
 is T3 = max e_i - min s_i (the last rank's end after the first rank's start: the
 operation's completion, which the predictor models from time 0), the fastest of the
 repeats, as the calibration keeps the fastest ping-pong (noise only adds time; the
-mean is reported beside it); ``mpi`` (``MPI_Scatterv``/``MPI_Gatherv``) is predicted as the flat tree,
-MPICH's linear loop.  Runs are without start delays: the pairwise predictor starts
+mean is reported beside it); ``mpi`` (``MPI_Scatterv``/``MPI_Gatherv``) is predicted
+as the flat tree, MPICH's linear loop.  Runs are without start delays: the pairwise predictor starts
 every process at 0.
 
 References
