@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,7 @@ __all__ = ["DEFAULT_SIZES", "calibrated_platform", "measure_calibration"]
 DEFAULT_SIZES = (1, 1024, 16_384, 65_536, 262_144)
 
 _PING = 11
+_TIME_UNIT, _SIZE_UNIT = 1e-6, 1024.0
 
 
 def measure_calibration(comm: Any, sizes: Sequence[int], rounds: int = 10,
@@ -123,12 +125,17 @@ def calibrated_platform(samples: Sequence[Sequence[float]], gamma: Sequence[floa
     >>> round(platform["links"][0]["latency"] * 1e6, 6), platform["processors"][1]
     (2.0, {'name': 'P1', 'compute': 2e-09})
     """
+    # Fit in microseconds and KiB-elements: lsq_linear's tolerances are absolute
+    # enough that at the scale of seconds and elements (1e-5 s, 1e5 elements) it stops
+    # far from the optimum (a flat pair came out with a slope of 1e-7 s/element).
     pairs: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for i, j, size, seconds in samples:
         for a, b in ((i, j), (j, i)):
             pairs.setdefault((names[int(a)], names[int(b)]), []).append(
-                (float(size), float(seconds)))
-    fits = fit_hockney(pairs)
+                (float(size) / _SIZE_UNIT, float(seconds) / _TIME_UNIT))
+    fits = [replace(f, latency=f.latency * _TIME_UNIT,
+                    cost=f.cost * _TIME_UNIT / _SIZE_UNIT,
+                    residual=f.residual * _TIME_UNIT) for f in fit_hockney(pairs)]
     worst = max(fits, key=lambda f: f.residual)
     return {"description": f"hetcoll mpi calibrate: Hockney fit per pair, sizes in float64 "
                            f"elements, times in seconds; largest RMS residual "

@@ -173,14 +173,15 @@ def run_reduce(n_ranks: int, algorithms: Sequence[str], *, elements: int = 1024,
     config = {"collective": "reduce", "algorithms": list(algorithms),
               "operator": operator, "elements": elements, "root": root, "seed": seed,
               "delays": _delays(delays, n_ranks)}
-    return _run(n_ranks, config, timeout)
+    return _run(n_ranks, [config], timeout)[0]
 
 
 def run_vcollective(kind: str, n_ranks: int, algorithms: Sequence[str], *,
                     blocks: Sequence[int] | None = None, elements: int = 1024,
                     root: int = 0, delays: Sequence[Sequence[float]] = ((),),
                     seed: int = 0, platform: Platform | None = None,
-                    timeout: float = 600.0, max_ranks: int = MAX_RANKS) -> MpiRunResult:
+                    timeout: float = 600.0, max_ranks: int = MAX_RANKS
+                    ) -> MpiRunResult | dict[str, MpiRunResult]:
     """Run scatterv or gatherv over MPI, following DRL trees, and check every block.
 
     Rank r is the process named ``P<r>`` (:func:`rank_names`) for the tree builders
@@ -190,7 +191,8 @@ def run_vcollective(kind: str, n_ranks: int, algorithms: Sequence[str], *,
 
     Parameters
     ----------
-    kind : {"scatterv", "gatherv"}
+    kind : {"scatterv", "gatherv", "scatterv,gatherv"}
+        The last runs both under one ``mpiexec`` (one start-up instead of two).
     n_ranks : int
     algorithms : sequence of str
         Tree builders (:data:`VCOLLECTIVE_ALGORITHMS`), and ``mpi``:
@@ -205,7 +207,7 @@ def run_vcollective(kind: str, n_ranks: int, algorithms: Sequence[str], *,
 
     Returns
     -------
-    MpiRunResult
+    MpiRunResult, or dict of kind to MpiRunResult for ``"scatterv,gatherv"``
         ``algorithms[name]`` also holds the tree (``"parent"``, ``"children"``, by
         rank) for the tree algorithms.
 
@@ -220,7 +222,7 @@ def run_vcollective(kind: str, n_ranks: int, algorithms: Sequence[str], *,
     >>> run_vcollective("scatterv", 4, ["binomial", "mpi"]).success  # doctest: +SKIP
     True
     """
-    if kind not in KINDS:
+    if kind not in (*KINDS, "scatterv,gatherv"):
         raise InputError(f"unknown collective {kind!r} (reduce, scatterv or gatherv)")
     _check_common(n_ranks, max_ranks, root)
     if blocks is None:
@@ -237,21 +239,21 @@ def run_vcollective(kind: str, n_ranks: int, algorithms: Sequence[str], *,
     if sum(blocks) * 8 * 3 > MAX_TOTAL_BYTES:
         raise LimitError(f"--blocks total {sum(blocks)} elements needs over "
                          f"{MAX_TOTAL_BYTES // 2**30} GiB")
-    trees = {}
     for name in algorithms:
-        if name == "mpi":
-            continue
-        if name not in VCOLLECTIVE_ALGORITHMS:
+        if name != "mpi" and name not in VCOLLECTIVE_ALGORITHMS:
             raise InputError(f"unknown algorithm {name!r} (choose from "
                              f"{', '.join([*VCOLLECTIVE_ALGORITHMS, 'mpi'])}, or all)")
-        trees[name] = rank_tree(build_rank_tree(name, kind, root, blocks, platform))
-    config = {"collective": kind, "algorithms": list(algorithms), "blocks": blocks,
-              "trees": trees, "root": root, "seed": seed,
-              "delays": _delays(delays, n_ranks)}
-    result = _run(n_ranks, config, timeout)
-    for name, tree in trees.items():
-        result.algorithms[name] |= tree
-    return result
+    kinds = [kind] if kind in KINDS else kind.split(",")
+    trees = {k: {name: rank_tree(build_rank_tree(name, k, root, blocks, platform))
+                 for name in algorithms if name != "mpi"} for k in kinds}
+    jobs = [{"collective": k, "algorithms": list(algorithms), "blocks": blocks,
+             "trees": trees[k], "root": root, "seed": seed,
+             "delays": _delays(delays, n_ranks)} for k in kinds]
+    results = _run(n_ranks, jobs, timeout)
+    for k, result in zip(kinds, results, strict=True):
+        for name, tree in trees[k].items():
+            result.algorithms[name] |= tree
+    return results[0] if kind in KINDS else dict(zip(kinds, results, strict=True))
 
 
 def run_calibration(n_ranks: int, *, sizes: Sequence[int] = DEFAULT_SIZES,
@@ -385,14 +387,19 @@ def _delays(delays: Sequence[Sequence[float]], n_ranks: int) -> list[list[float]
     return runs
 
 
-def _run(n_ranks: int, config: dict[str, Any], timeout: float) -> MpiRunResult:
-    report = _world_or_launch(n_ranks, config, timeout)
-    wrong = [name for name, row in report["algorithms"].items() if not row["correct"]]
-    message = ("every result is correct" if not wrong else
-               f"WRONG result from {', '.join(wrong)}")
-    return MpiRunResult(status=1 if wrong else 0, message=message, np=report["np"],
-                        mpi_library=report["mpi_library"], algorithms=report["algorithms"],
-                        clock_offsets=report["clock_offsets"])
+def _run(n_ranks: int, jobs: list[dict[str, Any]], timeout: float) -> list[MpiRunResult]:
+    """Run one or more benchmark configurations in one MPI world."""
+    batch = _world_or_launch(n_ranks, {"jobs": jobs}, timeout)
+    results = []
+    for report in batch["jobs"]:
+        wrong = [name for name, row in report["algorithms"].items() if not row["correct"]]
+        message = ("every result is correct" if not wrong else
+                   f"WRONG result from {', '.join(wrong)}")
+        results.append(MpiRunResult(
+            status=1 if wrong else 0, message=message, np=batch["np"],
+            mpi_library=batch["mpi_library"], algorithms=report["algorithms"],
+            clock_offsets=report["clock_offsets"]))
+    return results
 
 
 def _world_or_launch(n_ranks: int, config: dict[str, Any], timeout: float) -> dict[str, Any]:

@@ -25,8 +25,9 @@ def run_in_world(config: dict[str, Any]) -> dict[str, Any] | None:
     if config.get("collective") == "calibrate":
         report = measure_calibration(comm, config["sizes"], config["rounds"],
                                      config["operator"])
-    else:
-        report = run_benchmark(comm, config)
+    else:  # a batch of benchmark configurations, run one after another
+        reports = [run_benchmark(comm, job) for job in config["jobs"]]
+        report = {"jobs": reports} if comm.Get_rank() == 0 else None
     if report is not None:
         report |= {"np": comm.Get_size(),
                    "mpi_library": MPI.Get_library_version().strip().splitlines()[0]}
