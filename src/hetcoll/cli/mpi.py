@@ -213,7 +213,12 @@ def _platform(path: str | None):
 def _run(args) -> int:
     _require_mpi()
     from hetcoll.mpi import ALGORITHMS
-    from hetcoll.mpi.launch import VCOLLECTIVE_ALGORITHMS, run_reduce, run_vcollective
+    from hetcoll.mpi.launch import (
+        VCOLLECTIVE_ALGORITHMS,
+        output_rank,
+        run_reduce,
+        run_vcollective,
+    )
 
     delays = [parse_delays(args, args.np)] * args.repeats
     common = {"root": args.root, "delays": delays, "seed": args.seed} | _limits(args)
@@ -230,6 +235,8 @@ def _run(args) -> int:
                                  _algorithms(args, [*VCOLLECTIVE_ALGORITHMS, "mpi"]),
                                  blocks=_blocks(args), elements=args.elements,
                                  platform=_platform(args.platform), **common)
+    if not output_rank():
+        return result.status
     if args.json:
         print_json(result, inputs={"collective": args.collective, "delays": delays[0],
                                    "elements": args.elements, "root": args.root,
@@ -251,7 +258,7 @@ def _calibrate(args) -> int:
     _require_mpi()
     from hetcoll.core.platform import platform_from_dict
     from hetcoll.mpi.calibrate import DEFAULT_SIZES
-    from hetcoll.mpi.launch import run_calibration
+    from hetcoll.mpi.launch import output_rank, run_calibration
 
     out = output_path(args.out, args.force, "--out")
     sizes = (DEFAULT_SIZES if args.sizes_range is None
@@ -259,6 +266,8 @@ def _calibrate(args) -> int:
     report = run_calibration(args.np, sizes=sizes, rounds=args.rounds, operator=args.op,
                              **_limits(args))
     platform_from_dict(report["platform"])  # what we write must read back
+    if not output_rank():
+        return 0
     out.write_text(json.dumps(report["platform"], indent=2) + "\n", encoding="utf-8")
     if args.json:
         print_json({"platform": report["platform"], "samples": report["samples"],
@@ -276,7 +285,7 @@ def _calibrate(args) -> int:
 def _compare(args) -> int:
     _require_mpi()
     from hetcoll.mpi.compare import compare_vcollective, comparison_plot
-    from hetcoll.mpi.launch import VCOLLECTIVE_ALGORITHMS
+    from hetcoll.mpi.launch import VCOLLECTIVE_ALGORITHMS, output_rank
 
     plot = image_path(args.plot, args.force, "--plot")
     platform = _platform(args.platform)
@@ -285,6 +294,8 @@ def _compare(args) -> int:
         args.collective, args.np, platform,
         _algorithms(args, [*VCOLLECTIVE_ALGORITHMS, "mpi"]), blocks=blocks,
         root=args.root, repeats=args.repeats, seed=args.seed, **_limits(args))
+    if not output_rank():
+        return result.status
     if plot is not None:
         import matplotlib
 

@@ -39,8 +39,8 @@ from hetcoll.sim.collectives import (
 )
 
 __all__ = ["INSTALL_HINT", "MAX_RANKS", "VCOLLECTIVE_ALGORITHMS", "MpiRunResult",
-           "build_rank_tree", "mpi_available", "rank_names", "rank_tree", "run_reduce",
-           "run_calibration", "run_vcollective", "uniform_model"]
+           "build_rank_tree", "mpi_available", "output_rank", "rank_names", "rank_tree",
+           "run_calibration", "run_reduce", "run_vcollective", "uniform_model"]
 
 INSTALL_HINT = ("the MPI layer needs mpi4py and an MPI library: pip install 'hetcoll[mpi]' "
                 "(mpi4py and the mpich wheel, which provides mpiexec)")
@@ -96,6 +96,16 @@ def _mpiexec() -> str:
         raise InputError(f"no mpiexec found beside {sys.executable} or on PATH: "
                          f"{INSTALL_HINT}")
     return found
+
+
+def output_rank() -> bool:
+    """Whether this process reports: always, unless it is a rank other than 0 of an
+    MPI world started outside hetcoll (then rank 0 alone prints and writes files)."""
+    if not _in_mpi_world():
+        return True
+    from mpi4py import MPI
+
+    return MPI.COMM_WORLD.Get_rank() == 0
 
 
 def _in_mpi_world() -> bool:
