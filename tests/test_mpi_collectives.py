@@ -93,21 +93,12 @@ def test_tree_scatterv_packs_subtrees_in_preorder():
     assert out.tolist() == whole.tolist()
 
 
-def test_a_wrong_block_is_reported(monkeypatch):
-    class World:
-        def Get_rank(self): return 0
-        def Get_size(self): return 1
-        def Barrier(self): pass
-        def bcast(self, value, root=0): return value
-        def gather(self, value, root=0): return [value]
-        def allreduce(self, value, op=None): return value
-
-    monkeypatch.setattr(bench_module, "_logical_and", lambda: None)
+def test_a_wrong_block_is_reported(monkeypatch, one_rank_world):
     monkeypatch.setattr(TreeScatterv, "run", lambda self, value: value[:1] + 1)
     config = {"collective": "scatterv", "algorithms": ["flat"], "blocks": [3],
               "trees": {"flat": {"parent": [None], "children": [[]]}}, "root": 0,
               "seed": 0, "delays": [[0.0]]}
-    report = bench_module.run_benchmark(World(), config)
+    report = bench_module.run_benchmark(one_rank_world, config)
     assert report["algorithms"]["flat"]["correct"] is False
 
 
