@@ -23,6 +23,7 @@ SUBCOMMAND_MODULES = [
     "hetcoll.cli.markov",
     "hetcoll.cli.simulate",
     "hetcoll.cli.analytics",
+    "hetcoll.cli.imbalance",
     "hetcoll.cli.tree",
     "hetcoll.cli.mpi",
 ]
