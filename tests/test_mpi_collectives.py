@@ -152,13 +152,28 @@ def test_the_done_when_command(capsys):
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["status"] == 0 and data["np"] == 4
     assert data["mpi_library"]
-    assert data["inputs"]["delays"] == [0.0, 0.05, 0.0, 0.0]
+    assert data["inputs"]["delays"] == [[0.0, 0.05, 0.0, 0.0]] * 3
     assert len(data["algorithms"]) == 8
     for name, row in data["algorithms"].items():
         assert row["correct"] is True, name
         assert set(row) >= {"T1", "T2", "T3", "T4", "T5", "T1_root", "repeats"}
         # Rank 1 starts 50 ms late in every repeat.
         assert all(run["starts"][1] >= 0.049 for run in row["repeats"])
+
+
+def test_random_skew_draws_one_delay_vector_per_repeat(capsys):
+    assert main(["mpi", "run", "reduce", "--np", "2", "--algorithm", "binomial",
+                 "--gamma-skew", "2,0.005", "--repeats", "2", "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    first, second = data["inputs"]["delays"]
+    assert first != second and min(first + second) >= 0
+    # The same draws as the skew model's own, from the seed.
+    from hetcoll.sim.imbalance import GammaSkew
+    drawn = GammaSkew("2", "0.005").sample(np.random.default_rng(3), 2, 2)
+    assert [first, second] == drawn.tolist()
+    for run, delay in zip(data["algorithms"]["binomial"]["repeats"], (first, second),
+                          strict=True):
+        assert all(s >= d - 1e-3 for s, d in zip(run["starts"], delay, strict=True))
 
 
 def test_run_and_compare_scatterv_from_the_command_line(tmp_path, capsys):
@@ -190,6 +205,8 @@ def test_run_and_compare_scatterv_from_the_command_line(tmp_path, capsys):
     (["run", "scatterv", "--np", "2", "--blocks", "1,-2"], "--blocks"),
     (["run", "gatherv", "--np", "2", "--algorithm", "ring"], "ring"),
     (["run", "reduce", "--np", "2", "--blocks", "1,2"], "--blocks"),
+    (["run", "reduce", "--np", "2", "--gaussian", "0.01"], "--gaussian"),
+    (["run", "reduce", "--np", "2", "--gamma-skew", "2,-1"], "--gamma-skew"),
 ])
 def test_bad_input_exits_2_naming_the_culprit(argv, culprit, capsys):
     assert main(["mpi", *argv]) == 2

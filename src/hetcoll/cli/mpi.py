@@ -1,7 +1,8 @@
 """``hetcoll mpi run|calibrate|compare``: the collectives over real MPI ranks.
 
 ``hetcoll mpi run reduce|scatterv|gatherv --np N --algorithm NAME|all [--elements N]
-[--op sum|matmul] [--delays d0,d1,... | --slow RANK:DELAY] [--root R] [--repeats R]
+[--op sum|matmul] [--delays d0,d1,... | --slow RANK:DELAY | --gaussian MEAN,SD |
+--gamma-skew K,THETA] [--root R] [--repeats R]
 [--seed S] [--json]`` launches ``mpiexec -n N`` (or, run under ``mpiexec``, uses that
 world), runs MLH's protocol and checks every result: a wrong one exits 1.  The JSON
 object is ``{"algorithms": {NAME: {"correct", "T1", ..., "T5", "T1_root", "repeats":
@@ -24,14 +25,15 @@ from hetcoll.cli._common import (
     _seconds,
     add_force_flag,
     add_json_flag,
+    add_skew_flags,
     image_path,
     output_path,
+    parse_skew,
     positive_count,
     print_json,
     split_names,
 )
 from hetcoll.core.errors import InputError
-from hetcoll.core.numbers import nonnegative_number
 
 _COLLECTIVES = ("reduce", "scatterv", "gatherv")
 
@@ -62,11 +64,7 @@ def register(subparsers) -> None:
     run.add_argument("--op", choices=("sum", "matmul"), default="sum",
                      help="reduce: commutative sum of doubles (default) or the "
                      "non-commutative product of 2x2 matrices mod 65521")
-    delays = run.add_mutually_exclusive_group()
-    delays.add_argument("--delays", metavar="d0,d1,...",
-                        help="each rank's start delay in seconds, in rank order")
-    delays.add_argument("--slow", metavar="RANK:DELAY",
-                        help="one slow rank: RANK starts DELAY seconds late")
+    add_skew_flags(run)
     run.add_argument("--repeats", type=positive_count, default=3,
                      help="timed runs after the warm-up (default 3)")
     run.add_argument("--platform", metavar="FILE",
@@ -133,7 +131,8 @@ def _common_flags(parser: argparse.ArgumentParser) -> None:
                         help="scatterv/gatherv: each rank's block in rank order (irregular "
                         "sizes; overrides --elements)")
     parser.add_argument("--root", type=int, default=0, help="the root rank (default 0)")
-    parser.add_argument("--seed", type=int, default=0, help="seeds the data (default 0)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seeds the data and random delays (default 0)")
     _limit_flags(parser)
 
 
@@ -173,23 +172,26 @@ def _whole_list(text: str, flag: str) -> list[int]:
     return values
 
 
-def parse_delays(args, n_ranks: int) -> list[float]:
-    """Each rank's delay in seconds from ``--delays`` or ``--slow`` (zeros without)."""
-    if args.delays is not None:
-        delays = [float(nonnegative_number(d, f"--delays item {i}"))
-                  for i, d in enumerate(split_names(args.delays, "--delays"))]
-        if len(delays) != n_ranks:
-            raise InputError(f"--delays has {len(delays)} entries for --np {n_ranks}")
-        return delays
-    delays = [0.0] * n_ranks
-    if args.slow is not None:
-        rank, sep, delay = args.slow.partition(":")
-        if not sep or not rank.strip().isdigit():
-            raise InputError(f"--slow: expected RANK:DELAY, got {args.slow!r}")
-        if not int(rank) < n_ranks:
-            raise InputError(f"--slow: rank {rank} is not one of 0..{n_ranks - 1}")
-        delays[int(rank)] = float(nonnegative_number(delay, "--slow delay"))
-    return delays
+def skew_delays(args, n_ranks: int, repeats: int) -> list[list[float]]:
+    """Each repeat's per-rank delays (seconds) from the skew flags (as ``hetcoll
+    imbalance run``'s): fixed ones repeat, random ones are drawn per repeat from
+    ``--seed``."""
+    import numpy as np
+
+    from hetcoll.sim.imbalance.skew import DelayVector
+
+    skew = parse_skew(args)
+    if skew.random:
+        draws = skew.sample(np.random.default_rng(args.seed), repeats, n_ranks)
+        return [[float(d) for d in row] for row in draws]
+    if skew == DelayVector(()):
+        return [[0.0] * n_ranks] * repeats
+    try:
+        vector = skew.vector(n_ranks)
+    except InputError as error:
+        flag = "--delays" if isinstance(skew, DelayVector) else "--slow"
+        raise InputError(f"{flag}: {error}") from None
+    return [[float(d) for d in vector]] * repeats
 
 
 def _algorithms(args, names) -> list[str]:
@@ -220,7 +222,7 @@ def _run(args) -> int:
         run_vcollective,
     )
 
-    delays = [parse_delays(args, args.np)] * args.repeats
+    delays = skew_delays(args, args.np, args.repeats)
     common = {"root": args.root, "delays": delays, "seed": args.seed} | _limits(args)
     if args.collective == "reduce":
         for flag in ("blocks", "platform"):
@@ -238,7 +240,7 @@ def _run(args) -> int:
     if not output_rank():
         return result.status
     if args.json:
-        print_json(result, inputs={"collective": args.collective, "delays": delays[0],
+        print_json(result, inputs={"collective": args.collective, "delays": delays,
                                    "elements": args.elements, "root": args.root,
                                    "repeats": args.repeats, "seed": args.seed})
     else:
