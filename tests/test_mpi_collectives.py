@@ -199,6 +199,20 @@ def test_run_and_compare_scatterv_from_the_command_line(tmp_path, capsys):
     assert plot.stat().st_size > 0
 
 
+def test_compare_reduce_simulates_the_same_delays(tmp_path, capsys):
+    platform = tmp_path / "p.json"
+    platform.write_text(json.dumps(calibrated_platform(
+        [(0, 1, m, 1e-5 + 1e-9 * m) for m in (1, 1000)], [1e-9, 1e-9], ["P0", "P1"])))
+    assert main(["mpi", "compare", "reduce", "--np", "2", "--platform", str(platform),
+                 "--algorithm", "linear", "--elements", "1000", "--slow", "1:0.01",
+                 "--repeats", "1", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["algorithms"]["linear"]
+    # Rank 1 starts at 10 ms and sends 1000 doubles (1e-5 + 1e-6 s); rank 0 combines
+    # them (1e-6 s): 0.010012 s.
+    assert row["predicted"] == pytest.approx(0.010012, rel=1e-6)
+    assert row["correct"] and row["measured"] >= 0.01
+
+
 @pytest.mark.parametrize("argv, culprit", [
     (["run", "reduce", "--np", "3", "--slow", "3:1"], "--slow"),
     (["run", "reduce", "--np", "3", "--delays", "0,1"], "--delays"),

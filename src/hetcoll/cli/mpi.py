@@ -100,15 +100,19 @@ def register(subparsers) -> None:
 
     compare = actions.add_parser(
         "compare", help="predicted (calibrated platform) against measured times",
-        description="Run scatterv or gatherv trees over MPI without delays and predict "
-        "each on the calibrated platform with the pairwise predictor; report both and "
-        "the relative error (predicted - measured) / measured.  The measured time is "
-        "T3, the last rank's end after the first rank's start.",
+        description="Run the algorithms over MPI and predict each on the calibrated "
+        "platform; report both and the relative error (predicted - measured) / measured.  "
+        "Reduce: the message-level simulator of hetcoll imbalance, with the same start "
+        "delays (--delays, --slow), T1_root.  Scatterv/gatherv: the pairwise tree "
+        "predictor, no delays, T3 (the last rank's end after the first rank's start).",
         epilog="example:\n  hetcoll mpi calibrate --np 4 --out platform.json\n"
         "  hetcoll mpi compare scatterv --np 4 --platform platform.json --plot cmp.png",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    compare.add_argument("collective", choices=_COLLECTIVES[1:])
+    compare.add_argument("collective", choices=_COLLECTIVES)
     _common_flags(compare)
+    compare.add_argument("--delays", metavar="D0,D1,...",
+                         help="reduce: each rank's start delay in seconds")
+    compare.add_argument("--slow", metavar="RANK:DELAY", help="reduce: one slow rank")
     compare.add_argument("--platform", required=True, metavar="FILE",
                          help="the calibrated platform (hetcoll mpi calibrate --out)")
     compare.add_argument("--algorithm", metavar="NAME", default="all",
@@ -286,16 +290,31 @@ def _calibrate(args) -> int:
 
 def _compare(args) -> int:
     _require_mpi()
-    from hetcoll.mpi.compare import compare_vcollective, comparison_plot
+    from hetcoll.mpi.compare import compare_reduce, compare_vcollective, comparison_plot
     from hetcoll.mpi.launch import VCOLLECTIVE_ALGORITHMS, output_rank
 
     plot = image_path(args.plot, args.force, "--plot")
     platform = _platform(args.platform)
-    blocks = _blocks(args) or [args.elements] * args.np
-    result = compare_vcollective(
-        args.collective, args.np, platform,
-        _algorithms(args, [*VCOLLECTIVE_ALGORITHMS, "mpi"]), blocks=blocks,
-        root=args.root, repeats=args.repeats, seed=args.seed, **_limits(args))
+    common = {"root": args.root, "repeats": args.repeats, "seed": args.seed} | _limits(args)
+    if args.collective == "reduce":
+        from hetcoll.mpi import ALGORITHMS
+
+        if args.blocks is not None:
+            raise InputError("--blocks applies to scatterv and gatherv, not reduce")
+        args.gaussian = args.gamma_skew = None  # compare takes fixed delays only
+        delays = skew_delays(args, args.np, 1)[0]
+        inputs = {"elements": args.elements, "delays": delays}
+        result = compare_reduce(args.np, platform, _algorithms(args, ALGORITHMS),
+                                elements=args.elements, delays=delays, **common)
+    else:
+        if args.delays is not None or args.slow is not None:
+            raise InputError("--delays and --slow apply to reduce: the tree predictor "
+                             "starts every rank at 0")
+        blocks = _blocks(args) or [args.elements] * args.np
+        inputs = {"blocks": blocks}
+        result = compare_vcollective(
+            args.collective, args.np, platform,
+            _algorithms(args, [*VCOLLECTIVE_ALGORITHMS, "mpi"]), blocks=blocks, **common)
     if not output_rank():
         return result.status
     if plot is not None:
@@ -306,14 +325,18 @@ def _compare(args) -> int:
         ax.figure.tight_layout()
         ax.figure.savefig(plot)
     if args.json:
-        print_json(result, inputs={"collective": args.collective, "blocks": blocks,
-                                   "platform": args.platform, "repeats": args.repeats})
+        print_json(result, inputs={"collective": args.collective, "platform": args.platform,
+                                   "repeats": args.repeats} | inputs)
     else:
-        print(f"{args.collective} on {result.np} ranks: predicted (pairwise, calibrated) "
-              f"and measured T3, ms")
+        metric = "T1_root" if args.collective == "reduce" else "T3"
+        print(f"{args.collective} on {result.np} ranks: predicted (calibrated platform) "
+              f"and measured {metric}, ms")
         for name, row in result.algorithms.items():
-            print(f"{name:20} {1e3 * row['predicted']:9.3f} {1e3 * row['measured']:9.3f} "
-                  f"{100 * row['relative_error']:+7.1f}%"
+            predicted = ("        -" if row["predicted"] is None
+                         else f"{1e3 * row['predicted']:9.3f}")
+            error = ("" if row["relative_error"] is None
+                     else f"{100 * row['relative_error']:+7.1f}%")
+            print(f"{name:20} {predicted} {1e3 * row['measured']:9.3f} {error}"
                   f"{'' if row['correct'] else '  WRONG'}")
         print(result.message)
     return result.status

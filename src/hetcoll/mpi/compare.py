@@ -1,4 +1,14 @@
-"""Prediction against measurement: scatterv/gatherv trees on a calibrated platform.
+"""Prediction against measurement on a calibrated platform: reduce, scatterv, gatherv.
+
+:func:`compare_reduce` runs the reduce algorithms over MPI with the given start delays
+and simulates the same runs message by message with
+:func:`hetcoll.sim.imbalance.simulate_reduction` on the platform
+(:meth:`~hetcoll.sim.imbalance.FlatModel.from_platform`: β per pair from the links, γ
+per rank from the processors, α the mean of the links' latencies, since the model has
+one α): T1_root predicted against T1_root measured (the fastest repeat).  Algorithms
+the simulator does not have (``binomial-stat``, ``fibonacci-stat``, and
+``rabenseifner`` unless p is a power of two) are predicted as None; ``mpi`` is
+predicted as MPICH's binomial reduce.
 
 :func:`compare_vcollective` runs the trees over MPI (:func:`run_vcollective`) and
 predicts each with :func:`hetcoll.sim.collectives.pairwise_prediction` on the same
@@ -23,12 +33,20 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from hetcoll.core.errors import InputError
 from hetcoll.core.platform import Platform
 from hetcoll.core.results import Result
-from hetcoll.mpi.launch import MAX_RANKS, build_rank_tree, rank_names, run_vcollective
+from hetcoll.mpi.launch import (
+    MAX_RANKS,
+    build_rank_tree,
+    rank_names,
+    run_reduce,
+    run_vcollective,
+)
 from hetcoll.sim.collectives import HockneyModel, pairwise_prediction
 
-__all__ = ["ComparisonResult", "compare_vcollective", "comparison_plot", "relative_error"]
+__all__ = ["ComparisonResult", "compare_reduce", "compare_vcollective", "comparison_plot",
+           "relative_error"]
 
 
 @dataclass
@@ -109,13 +127,74 @@ def compare_vcollective(kind: str, n_ranks: int, platform: Platform,
     run = run_vcollective(kind, n_ranks, algorithms, blocks=blocks, root=root,
                           delays=[()] * repeats, seed=seed, platform=platform,
                           timeout=timeout, max_ranks=max_ranks)
-    rows = {}
+    return _rows(run, predicted, "T3")
+
+
+def compare_reduce(n_ranks: int, platform: Platform, algorithms: Sequence[str], *,
+                   elements: int, delays: Sequence[float], root: int = 0,
+                   repeats: int = 3, seed: int = 0, timeout: float = 600.0,
+                   max_ranks: int = MAX_RANKS) -> ComparisonResult:
+    """Run reduce ``algorithms`` with start ``delays`` and simulate each (module doc).
+
+    Parameters
+    ----------
+    n_ranks : int
+    platform : Platform
+        Processors ``P0``... (``hetcoll mpi calibrate``'s file).
+    algorithms : sequence of str
+    elements : int
+        Vector length (doubles, sum).
+    delays : sequence of float
+        Each rank's start delay in seconds, the same in every repeat.
+    root, repeats, seed, timeout, max_ranks
+        As :func:`~hetcoll.mpi.launch.run_reduce`.
+
+    Returns
+    -------
+    ComparisonResult
+        ``predicted`` and ``relative_error`` are None where the simulator has no model.
+
+    Raises
+    ------
+    InputError, LimitError, SolverError
+        As :func:`~hetcoll.mpi.launch.run_reduce`, and a platform whose processors are
+        not ``P0``... in rank order.
+    """
+    from hetcoll.sim.imbalance import ALGORITHMS as SIMULATED
+    from hetcoll.sim.imbalance import FlatModel, simulate_reduction
+
+    names = rank_names(n_ranks)
+    if list(platform.names) != names:
+        raise InputError(f"--platform: expected processors {', '.join(names)} in rank order "
+                         f"(as hetcoll mpi calibrate writes)")
+    latencies = [link.latency for link in platform.links] or [Fraction(0)]
+    model = FlatModel.from_platform(platform, elements, sum(latencies) / len(latencies),
+                                    root=root)
+    start = [Fraction(str(d)) for d in delays]
+    predicted = {}
     for name in algorithms:
-        measured = min(r["T3"] for r in run.algorithms[name]["repeats"])
-        rows[name] = {"predicted": predicted[name], "measured": measured,
-                      "measured_mean": run.algorithms[name]["T3"],
-                      "relative_error": relative_error(predicted[name], measured),
-                      "correct": run.algorithms[name]["correct"]}
+        simulated = "binomial" if name == "mpi" else name
+        # The simulator's Rabenseifner needs a power of two (hetcoll.mpi folds the extras).
+        modelled = simulated in SIMULATED and not (
+            simulated == "rabenseifner" and n_ranks & (n_ranks - 1))
+        predicted[name] = (float(simulate_reduction(simulated, model, start,
+                                                    trace=False).T1_root)
+                           if modelled else None)
+    run = run_reduce(n_ranks, algorithms, elements=elements, root=root,
+                     delays=[list(delays)] * repeats, seed=seed, timeout=timeout,
+                     max_ranks=max_ranks)
+    return _rows(run, predicted, "T1_root")
+
+
+def _rows(run, predicted: dict, metric: str) -> ComparisonResult:
+    rows = {}
+    for name, value in predicted.items():
+        row = run.algorithms[name]
+        measured = min(r[metric] for r in row["repeats"])
+        rows[name] = {"predicted": value, "measured": measured, "measured_mean": row[metric],
+                      "relative_error": None if value is None
+                      else relative_error(value, measured),
+                      "correct": row["correct"]}
     return ComparisonResult(run.status, run.message, run.np, run.mpi_library, rows)
 
 
@@ -134,7 +213,7 @@ def comparison_plot(result: ComparisonResult, *, ax=None, title: str | None = No
     names = list(result.algorithms)
     x = np.arange(len(names))
     for offset, key in ((-0.2, "predicted"), (0.2, "measured")):
-        ax.bar(x + offset, [1e3 * result.algorithms[n][key] for n in names], 0.4,
+        ax.bar(x + offset, [1e3 * (result.algorithms[n][key] or 0) for n in names], 0.4,
                label=key)
     ax.set_xticks(x, names, rotation=20)
     ax.set_ylabel("time (ms)")
