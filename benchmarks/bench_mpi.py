@@ -8,9 +8,10 @@ Usage::
 1. Reduce, np = 4, 1,048,576 doubles, sum: every algorithm and ``MPI_Reduce`` in the
    same mpiexec run, without delays and with rank 1 starting 50 ms late; T1_root of
    each relative to ``MPI_Reduce``'s (medians over the repeats are printed too).
-2. Calibration (ping-pongs per pair, Hockney fit), then scatterv and gatherv of
-   262,144 doubles per rank: each tree's pairwise prediction on the calibrated
-   platform against its measured time (``hetcoll mpi compare``), with the error.
+2. Calibration (ping-pongs per pair, Hockney fit), then reduce (262,144 doubles, rank
+   1 50 ms late: the message-level simulator) and scatterv and gatherv of 262,144
+   doubles per rank (the pairwise tree predictor), predicted on the calibrated platform
+   against measured (``hetcoll mpi compare``), with the error.
 
 Writes Markdown tables to standard output and, with ``--out DIR``, ``mpi.md`` and
 ``mpi_compare.png`` there.  On a machine with fewer cores than ranks the ranks share
@@ -27,7 +28,7 @@ import numpy as np
 
 from hetcoll.core.platform import platform_from_dict
 from hetcoll.mpi import ALGORITHMS, run_reduce
-from hetcoll.mpi.compare import compare_vcollective, comparison_plot
+from hetcoll.mpi.compare import compare_reduce, compare_vcollective, comparison_plot
 from hetcoll.mpi.launch import VCOLLECTIVE_ALGORITHMS, run_calibration
 
 
@@ -62,6 +63,20 @@ def compare_tables(n_ranks: int, elements: int, repeats: int, out: Path | None
     betas = [1e9 * link["cost"] for link in links]
     lines = [f"Calibration, np = {n_ranks}: alpha {min(alphas):.1f} to {max(alphas):.1f} us, "
              f"beta {min(betas):.3f} to {max(betas):.3f} ns per double.", ""]
+    delays = [0.0, 0.05] + [0.0] * (n_ranks - 2)
+    reduce = compare_reduce(n_ranks, platform, list(ALGORITHMS), elements=elements,
+                            delays=delays, repeats=repeats)
+    assert reduce.success, reduce.message
+    lines += [f"reduce, {elements:,} doubles, rank 1 starts 50 ms late: predicted (message-"
+              f"level simulator, calibrated) against measured T1_root (fastest of {repeats}).",
+              "", "| algorithm | predicted (ms) | measured (ms) | mean (ms) | error |",
+              "|---|---:|---:|---:|---:|"]
+    for name, row in reduce.algorithms.items():
+        predicted = "-" if row["predicted"] is None else f"{1e3 * row['predicted']:.2f}"
+        error = "-" if row["relative_error"] is None else f"{100 * row['relative_error']:+.0f} %"
+        lines.append(f"| {name} | {predicted} | {1e3 * row['measured']:.2f} | "
+                     f"{1e3 * row['measured_mean']:.2f} | {error} |")
+    lines.append("")
     algorithms = [*VCOLLECTIVE_ALGORITHMS, "mpi"]
     results = {}
     for kind in ("scatterv", "gatherv"):
