@@ -45,11 +45,11 @@ def test_dynamic_algorithms_do_not_wait_for_a_sleeping_host():
     # other ranks merge without it (NOTES.md §5: with Win.Lock per operation they all
     # waited for the host); the binomial tree waits for rank 0's subtree.
     delays = [[0.3, 0.0, 0.0, 0.0]] * 2
-    result = run_reduce(4, ["binomial", "tree-dyn", "noncommut-tree-dyn"], elements=1024,
-                        delays=delays, seed=1)
+    result = run_reduce(4, ["binomial", "tree-dyn", "noncommut-tree-dyn", "local-reduce"],
+                        elements=1024, delays=delays, seed=1)
     assert result.success
     rows = result.algorithms
-    for name in ("tree-dyn", "noncommut-tree-dyn"):
+    for name in ("tree-dyn", "noncommut-tree-dyn", "local-reduce"):
         assert rows[name]["T1_root"] <= rows["binomial"]["T1_root"] + 0.05
     for run in rows["tree-dyn"]["repeats"]:
         # Two of ranks 1-3 send and leave long before the host wakes up.

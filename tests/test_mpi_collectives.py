@@ -153,7 +153,7 @@ def test_the_done_when_command(capsys):
     assert code == 0 and data["status"] == 0 and data["np"] == 4
     assert data["mpi_library"]
     assert data["inputs"]["delays"] == [[0.0, 0.05, 0.0, 0.0]] * 3
-    assert len(data["algorithms"]) == 8
+    assert len(data["algorithms"]) == 9
     for name, row in data["algorithms"].items():
         assert row["correct"] is True, name
         assert set(row) >= {"T1", "T2", "T3", "T4", "T5", "T1_root", "repeats"}

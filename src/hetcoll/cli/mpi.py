@@ -58,7 +58,8 @@ def register(subparsers) -> None:
     _common_flags(run)
     run.add_argument("--algorithm", metavar="NAME", default="all",
                      help="reduce: linear, binomial, rabenseifner, binomial-stat, "
-                     "fibonacci-stat, tree-dyn, noncommut-tree-dyn, mpi; scatterv/gatherv: "
+                     "fibonacci-stat, tree-dyn, noncommut-tree-dyn, local-reduce, mpi; "
+                     "scatterv/gatherv: "
                      "flat, binomial, binomial-min-first, binomial-max-first, traff, "
                      "traff-model, mpi; or all (default)")
     run.add_argument("--op", choices=("sum", "matmul"), default="sum",
