@@ -40,6 +40,11 @@ from hetcoll.analytics.optimum import (
     evaluate_tree,
     simplified_model_optimum,
 )
+from hetcoll.analytics.pipelining import (
+    TreeVsSteadyState,
+    steady_state_period,
+    tree_vs_steady_state,
+)
 from hetcoll.analytics.verify import (
     InstanceCheck,
     TheoremCheck,
@@ -52,6 +57,9 @@ from hetcoll.analytics.verify import (
 )
 
 __all__ = [
+    "TreeVsSteadyState",
+    "steady_state_period",
+    "tree_vs_steady_state",
     "ALGORITHMS",
     "DELTA",
     "HETEROPAR_MISPRINT",

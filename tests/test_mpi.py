@@ -45,36 +45,27 @@ def test_dynamic_algorithms_do_not_wait_for_a_sleeping_host():
     # other ranks merge without it (NOTES.md §5: with Win.Lock per operation they all
     # waited for the host); the binomial tree waits for rank 0's subtree.
     delays = [[0.3, 0.0, 0.0, 0.0]] * 2
-    result = run_reduce(4, ["binomial", "tree-dyn", "noncommut-tree-dyn"], elements=1024,
-                        delays=delays, seed=1)
+    result = run_reduce(4, ["binomial", "tree-dyn", "noncommut-tree-dyn", "local-reduce"],
+                        elements=1024, delays=delays, seed=1)
     assert result.success
     rows = result.algorithms
-    for name in ("tree-dyn", "noncommut-tree-dyn"):
+    for name in ("tree-dyn", "noncommut-tree-dyn", "local-reduce"):
         assert rows[name]["T1_root"] <= rows["binomial"]["T1_root"] + 0.05
     for run in rows["tree-dyn"]["repeats"]:
         # Two of ranks 1-3 send and leave long before the host wakes up.
         assert sorted(run["ends"][1:])[1] < 0.15, run["ends"]
 
 
-def test_a_wrong_result_is_reported_not_hidden(monkeypatch):
+def test_a_wrong_result_is_reported_not_hidden(monkeypatch, one_rank_world):
     # In-process, one rank: an algorithm that returns a wrong value is caught.
-    class World:
-        def Get_rank(self): return 0
-        def Get_size(self): return 1
-        def Barrier(self): pass
-        def bcast(self, value, root=0): return value
-        def gather(self, value, root=0): return [value]
-        def allreduce(self, value, op=None): return value
-
     class OffByOne(ReduceAlgorithm):
         def reduce(self, value):
             return value + 1
 
     monkeypatch.setitem(algorithms_module.ALGORITHMS, "wrong", OffByOne)
-    monkeypatch.setattr(bench_module, "_logical_and", lambda: None)
     config = {"algorithms": ["wrong", "linear"], "operator": "sum", "elements": 4,
               "root": 0, "seed": 0, "delays": [[0.0]]}
-    report = bench_module.run_benchmark(World(), config)
+    report = bench_module.run_benchmark(one_rank_world, config)
     assert report["algorithms"]["wrong"]["correct"] is False
     assert report["algorithms"]["linear"]["correct"] is True
 

@@ -97,6 +97,17 @@ def test_fit_hockney_recovers_a_line(tmp_path):
     assert (exact.latency, exact.cost) == pytest.approx((1, 0.5))
 
 
+def test_fit_hockney_in_seconds_and_elements():
+    # Exact points of t = 2 us + 1 ns per element over 1 .. 1e6 elements: unscaled,
+    # lsq_linear stopped far from this (a slope of 1e-7 s/element on a flat pair).
+    points = [(m, 2e-6 + 1e-9 * m) for m in (1, 1e3, 1e4, 1e5, 1e6)]
+    fit = fit_hockney({("P0", "P1"): points})[0]
+    assert fit.latency == pytest.approx(2e-6, rel=1e-6)
+    assert fit.cost == pytest.approx(1e-9, rel=1e-6)
+    flat = fit_hockney({("P0", "P1"): [(m, 5e-6 + 1e-13 * m) for m in (1, 1e3, 1e6)]})[0]
+    assert flat.cost == pytest.approx(1e-13, rel=1e-3)
+
+
 def test_fit_refusals(tmp_path):
     with pytest.raises(InputError, match="two sizes"):
         fit_hockney({("A", "B"): [(1, 1), (1, 2)]})

@@ -221,15 +221,23 @@ def fit_hockney(samples: Mapping[tuple[str, str], Sequence[tuple[float, float]]]
         data = np.asarray(rows, dtype=float).reshape(-1, 2)
         if len(np.unique(data[:, 0])) < 2:
             raise InputError(f"pair {a}->{b}: need measurements at two sizes at least")
-        design = np.column_stack([np.ones(len(data)), data[:, 0]])
-        solution = lsq_linear(design, data[:, 1], bounds=([0, 0], [np.inf, np.inf]))
-        alpha, beta = solution.x
+        # Solve on sizes and times scaled to at most 1: at the scale of seconds and
+        # elements (1e-5 s, 1e5 elements) lsq_linear's absolute tolerances stopped far
+        # from the optimum (a flat pair came out with a slope of 1e-7 s/element); the
+        # bounded-variable solver (bvls) is exact for two unknowns.
+        size_scale = float(np.abs(data[:, 0]).max()) or 1.0
+        time_scale = float(np.abs(data[:, 1]).max()) or 1.0
+        design = np.column_stack([np.ones(len(data)), data[:, 0] / size_scale])
+        solution = lsq_linear(design, data[:, 1] / time_scale,
+                              bounds=([0, 0], [np.inf, np.inf]), method="bvls")
+        alpha = solution.x[0] * time_scale
+        beta = solution.x[1] * time_scale / size_scale
         # The bound beta >= 0 leaves beta at 0 (or a rounding error above it) when the
         # times do not grow with the size.
-        if not beta * data[:, 0].max() > 1e-9 * np.abs(data[:, 1]).max():
+        if not solution.x[1] > 1e-9:
             raise InputError(f"pair {a}->{b}: the times do not grow with the size "
                              f"(fitted cost per unit {beta:g})")
-        residual = float(np.sqrt(np.mean((design @ solution.x - data[:, 1]) ** 2)))
+        residual = float(np.sqrt(np.mean((alpha + beta * data[:, 0] - data[:, 1]) ** 2)))
         fits.append(HockneyFit(a, b, float(alpha), float(beta), residual, len(data)))
     return fits
 

@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES = [
     "hetcoll.cli.analytics",
     "hetcoll.cli.imbalance",
     "hetcoll.cli.tree",
+    "hetcoll.cli.mpi",
     "hetcoll.cli.reproduce",
 ]
 

@@ -473,3 +473,60 @@ def run_command(args: argparse.Namespace) -> int:
             os._exit(130)
         return 130
     return int(status or 0)
+
+
+def add_skew_flags(parser: argparse.ArgumentParser) -> None:
+    """The start-skew flags of ``hetcoll imbalance run`` and ``hetcoll mpi run``
+    (mutually exclusive): ``--delays``, ``--slow``, ``--gaussian``, ``--gamma-skew``."""
+    skew = parser.add_mutually_exclusive_group()
+    skew.add_argument("--delays", metavar="D0,D1,...", help="one delay per process (seconds "
+                      "for hetcoll mpi)")
+    skew.add_argument("--slow", metavar="RANK:DELAY", help="one slow process")
+    skew.add_argument("--gaussian", metavar="MEAN,SD", help="delays ~ N(MEAN, SD) truncated "
+                      "at 0")
+    skew.add_argument("--gamma-skew", metavar="K,THETA", help="delays ~ Gamma(shape K, scale "
+                      "THETA)")
+
+
+def parse_skew(args: argparse.Namespace) -> Any:
+    """The skew model of :func:`add_skew_flags`'s flags (:mod:`hetcoll.sim.imbalance.skew`).
+
+    Returns
+    -------
+    DelayVector, SlowProcess, GaussianSkew or GammaSkew
+        ``DelayVector(())`` when no flag is given (no skew: zeros once p is known).
+
+    Raises
+    ------
+    InputError
+        Naming the flag: a malformed value, a negative rank, a bad law parameter.
+    """
+    from hetcoll.sim.imbalance.skew import DelayVector, GammaSkew, GaussianSkew, SlowProcess
+
+    if args.delays is not None:
+        return DelayVector(tuple(split_names(args.delays, "--delays")))
+    if args.slow is not None:
+        rank, sep, delay = args.slow.partition(":")
+        if not sep:
+            raise InputError(f"--slow: expected RANK:DELAY, got {args.slow!r}")
+        return SlowProcess(_rank(rank, "--slow"), delay)
+    for flag, value, law in (("--gaussian", args.gaussian, GaussianSkew),
+                             ("--gamma-skew", args.gamma_skew, GammaSkew)):
+        if value is not None:
+            parts = split_names(value, flag)
+            if len(parts) != 2:
+                raise InputError(f"{flag}: expected two numbers, got {value!r}")
+            try:
+                return law(*parts)
+            except InputError as error:
+                raise InputError(f"{flag}: {error}") from None
+    return DelayVector(())
+
+
+def _rank(text: str, flag: str) -> int:
+    from hetcoll.core.numbers import to_fraction
+
+    value = to_fraction(text, f"{flag} rank")
+    if value.denominator != 1 or value < 0:
+        raise InputError(f"{flag}: the rank must be a non-negative integer, got {text!r}")
+    return int(value)

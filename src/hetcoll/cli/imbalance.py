@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import argparse
 
-from hetcoll.cli._common import add_force_flag, add_json_flag, image_path, print_json, split_names
+from hetcoll.cli._common import (
+    add_force_flag,
+    add_json_flag,
+    add_skew_flags,
+    image_path,
+    parse_skew,
+    print_json,
+    split_names,
+)
 from hetcoll.core.errors import InputError, LimitError
 from hetcoll.core.numbers import fraction_str, to_fraction
 
@@ -52,13 +60,7 @@ def register(subparsers) -> None:
     run.add_argument("algorithm", metavar="ALGORITHM", choices=(*ALGORITHMS, "all"),
                      help=f"one of {', '.join(ALGORITHMS)}, or all")
     _model_arguments(run, platform=True)
-    skew = run.add_mutually_exclusive_group()
-    skew.add_argument("--delays", metavar="D0,D1,...", help="one delay per process")
-    skew.add_argument("--slow", metavar="RANK:DELAY", help="one slow process")
-    skew.add_argument("--gaussian", metavar="MEAN,SD", help="delays ~ N(MEAN, SD) truncated "
-                      "at 0")
-    skew.add_argument("--gamma-skew", metavar="K,THETA", help="delays ~ Gamma(shape K, scale "
-                      "THETA)")
+    add_skew_flags(run)
     run.add_argument("--root", type=int, default=0, help="rank that receives the result "
                      "(default 0)")
     run.add_argument("--runs", type=int, help="random draws (default 1000; random skew only)")
@@ -188,42 +190,12 @@ def _show(value) -> str:
     return "-" if value is None else f"{float(value):.6g}"
 
 
-def _skew(args):
-    from hetcoll.sim.imbalance.skew import DelayVector, GammaSkew, GaussianSkew, SlowProcess
-
-    if args.delays is not None:
-        return DelayVector(tuple(split_names(args.delays, "--delays")))
-    if args.slow is not None:
-        rank, sep, delay = args.slow.partition(":")
-        if not sep:
-            raise InputError(f"--slow: expected RANK:DELAY, got {args.slow!r}")
-        return SlowProcess(_rank(rank, "--slow"), delay)
-    for flag, value, law in (("--gaussian", args.gaussian, GaussianSkew),
-                             ("--gamma-skew", args.gamma_skew, GammaSkew)):
-        if value is not None:
-            parts = split_names(value, flag)
-            if len(parts) != 2:
-                raise InputError(f"{flag}: expected two numbers, got {value!r}")
-            try:
-                return law(*parts)
-            except InputError as error:
-                raise InputError(f"{flag}: {error}") from None
-    return DelayVector(())  # no skew: zeros, filled in once p is known
-
-
-def _rank(text: str, flag: str) -> int:
-    value = to_fraction(text, f"{flag} rank")
-    if value.denominator != 1 or value < 0:
-        raise InputError(f"{flag}: the rank must be a non-negative integer, got {text!r}")
-    return int(value)
-
-
 def _run(args) -> int:
     from hetcoll.sim.imbalance import ALGORITHMS, simulate_reduction
     from hetcoll.sim.imbalance.skew import DelayVector, sample_metrics, summarize_metrics
 
     names = list(ALGORITHMS) if args.algorithm == "all" else [args.algorithm]
-    skew = _skew(args)
+    skew = parse_skew(args)
     model = _model(args)
     if not 0 <= args.root < model.p:
         raise InputError(f"--root must be a rank in 0..{model.p - 1}, got {args.root}")

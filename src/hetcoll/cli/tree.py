@@ -6,7 +6,10 @@ Rychkov and Lastovetsky (and the traditional ones) from the platform's Hockney m
 (link latency + cost per unit) and predicts one operation's time over each.  The JSON
 object is ``{"trees": {NAME: {"parent": ..., "children": ..., "time": float,
 "time_exact": "p/q", "by_network": {"pairwise": {...}, "routed": {...}}}}}``: ``time``
-follows ``--network``, ``by_network`` gives both models' times.
+follows ``--network``, ``by_network`` gives both models' times, and ``steady_state``
+(``{"period", "period_exact", "ratio", "ratio_exact"}``, or null when the LP is over its
+size guard) compares the tree's time with 1/TP of a pipelined series of the same
+operation (:mod:`hetcoll.analytics.pipelining`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,13 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from hetcoll.cli._common import add_force_flag, add_json_flag, image_path, print_json
+from hetcoll.cli._common import (
+    add_force_flag,
+    add_json_flag,
+    image_path,
+    print_json,
+    print_warnings,
+)
 from hetcoll.core.errors import InputError
 from hetcoll.core.numbers import fraction_str, positive_fraction
 from hetcoll.core.results import exact_pair
@@ -103,6 +112,7 @@ def _sizes(args, platform) -> dict[str, Fraction]:
 
 
 def run(args) -> int:
+    from hetcoll.analytics.pipelining import tree_vs_steady_state
     from hetcoll.sim.collectives import ALGORITHMS, compare_trees
 
     if args.algorithm != "all" and args.algorithm not in ALGORITHMS:
@@ -119,27 +129,51 @@ def run(args) -> int:
         runs[name] = (tree, pairwise if args.network == "pairwise" else routed)
         other[name] = {"pairwise": exact_pair("time", pairwise.time),
                        "routed": exact_pair("time", routed.time)}
+    period, warnings = _period(args, sizes, platform)
+    bridge = {name: None if period is None else
+              tree_vs_steady_state(tree, sizes, platform, time=run.time, period=period)
+              for name, (tree, run) in runs.items()}
     if gantt is not None:
         _draw(runs, gantt, args)
     if args.json:
         print_json({"trees": {name: tree.to_dict() | exact_pair("time", run.time)
-                              | {"by_network": other[name]}
-                              for name, (tree, run) in runs.items()}},
+                              | {"by_network": other[name],
+                                 "steady_state": bridge[name] and bridge[name].to_dict()}
+                              for name, (tree, run) in runs.items()},
+                    "warnings": warnings},
                    inputs={"platform": args.platform, "operation": args.kind,
                            "root": args.root, "sizes": sizes, "network": args.network,
                            "calibration": args.calibration})
         return 0
+    print_warnings("tree", warnings)
     print(f"{args.kind} from {args.root} over {len(sizes)} processes, {args.network} network")
+    if period is not None:
+        print(f"steady state of a series (LP, latency amortised): 1/TP = "
+              f"{float(period):.6g} per operation; 'pipelining' = tree time / (1/TP)")
     for name, (tree, run) in runs.items():
         shadow = "routed" if args.network == "pairwise" else "pairwise"
+        gain = "" if bridge[name] is None else \
+            f"; pipelining x{float(bridge[name].ratio):.3g}"
         print(f"{name:<20} time {float(run.time):.6g} ({fraction_str(run.time)}); "
-              f"{shadow}: {other[name][shadow]['time']:.6g}")
+              f"{shadow}: {other[name][shadow]['time']:.6g}{gain}")
         for node, kids in tree.children.items():
             if kids:
                 print(f"    {node} -> {', '.join(kids)}")
     if gantt is not None:
         print(f"Gantt chart written to {gantt}")
     return 0
+
+
+def _period(args, sizes, platform):
+    """1/TP of the series (:mod:`hetcoll.analytics.pipelining`), or None and a warning
+    when the LP is over its size guard."""
+    from hetcoll.analytics.pipelining import steady_state_period
+    from hetcoll.core.errors import LimitError
+
+    try:
+        return steady_state_period(args.kind, args.root, sizes, platform), []
+    except LimitError as error:
+        return None, [f"no steady-state comparison: {error}"]
 
 
 def _draw(runs, path: Path, args) -> None:

@@ -59,6 +59,10 @@ class ReduceAlgorithm:
     def reduce(self, value: np.ndarray) -> np.ndarray | None:
         raise NotImplementedError
 
+    def run(self, value: np.ndarray) -> np.ndarray | None:
+        """The timed call of the benchmark (:mod:`hetcoll.mpi.bench`): ``reduce``."""
+        return self.reduce(value)
+
     def _buffer(self) -> np.ndarray:
         return np.empty(self.elements, dtype=self.op.dtype)
 
@@ -390,6 +394,121 @@ class NonCommutTreeDyn(_Windowed):
     _wait_final = TreeDyn._wait_final
 
 
+_CONTROL, _DATA = 3, 4  # LocalReduce: control messages [kind, argument], data
+_COMPLETION, _HANDSHAKE, _REFUSE, _HEADER, _REDIRECT, _FINISH = range(6)
+_READY, _BUSY, _DONE = 0, 1, 2
+
+
+class LocalReduce(ReduceAlgorithm):
+    """MLH's Algorithm 2, LocalReduce, following :func:`hetcoll.sim.imbalance.local_reduce`.
+
+    The same line (data flows to lower ranks; the receiver computes own ⊕ received, so
+    the order is kept), the same messages (completion, handshake, busy, data, whose
+    header carries the sender's up neighbour and interval length, redirect) and the
+    same tie-break (a rank waiting for its handshake's reply defers its down's
+    handshake).  Rank 0 holds the result once its interval has all p values, and tells
+    every rank to finish; finished ranks keep answering (redirect, busy) until then.
+    Each rank's end stamp (``ended``) is when its own data left, or, at rank 0, when
+    the result was complete, not when it stopped answering.  Clean-up: a barrier
+    (nobody sends after it), then each rank receives the control messages still
+    addressed to it, whose number the ranks exchange.
+    """
+
+    def reduce(self, value):
+        import time
+
+        from mpi4py import MPI
+
+        comm, rank, p = self.comm, self.rank, self.size
+        self.ended = None
+        if p == 1:
+            return value
+        up = rank + 1 if rank + 1 < p else None
+        down = rank - 1 if rank else None
+        state, awaiting, deferred, offered = _READY, False, False, False
+        length, finished, received = 1, False, 0
+        sent = [0] * p
+        incoming, message, status = self._buffer(), np.zeros(2, dtype=np.int64), MPI.Status()
+
+        def control(kind: int, to: int, argument: int = -1) -> None:
+            comm.Send(np.array([kind, argument], dtype=np.int64), dest=to, tag=_CONTROL)
+            sent[to] += 1
+
+        def ready() -> None:
+            nonlocal state, offered, awaiting
+            state = _READY
+            if down is not None:
+                control(_COMPLETION, down)
+            if offered and up is not None:
+                offered, awaiting = False, True
+                control(_HANDSHAKE, up)
+
+        def send_data() -> None:
+            nonlocal state, offered
+            state = _BUSY
+            control(_HEADER, down, (-1 if up is None else up) * (p + 1) + length)
+            comm.Send(value, dest=down, tag=_DATA)
+            state, offered = _DONE, False
+            self.ended = time.perf_counter()
+            if up is not None:
+                control(_REDIRECT, up, down)
+
+        ready()
+        while not finished:
+            comm.Recv(message, source=MPI.ANY_SOURCE, tag=_CONTROL, status=status)
+            received += 1
+            kind, argument, sender = int(message[0]), int(message[1]), status.Get_source()
+            if kind == _FINISH:
+                finished = True
+            elif kind == _COMPLETION:
+                if state == _DONE:
+                    control(_REDIRECT, sender, down)
+                elif state == _READY and not awaiting and up == sender:
+                    awaiting = True
+                    control(_HANDSHAKE, sender)
+                else:
+                    offered = True
+            elif kind == _HANDSHAKE:
+                if state == _READY and not awaiting:
+                    send_data()
+                elif state == _READY:
+                    deferred = True
+                else:
+                    control(_REFUSE, sender)
+            elif kind == _REFUSE:
+                awaiting = False
+                if deferred and state == _READY:
+                    deferred = False
+                    send_data()
+            elif kind == _HEADER:
+                awaiting, state = False, _BUSY
+                if deferred:
+                    deferred = False
+                    control(_REFUSE, down)
+                comm.Recv(incoming, source=sender, tag=_DATA)
+                value = self.op.combine(value, incoming)
+                new_up, added = divmod(argument, p + 1)
+                up = None if new_up == -1 else new_up
+                length += added
+                if length == p:  # rank 0 holds every value
+                    self.ended = time.perf_counter()
+                    for other in range(1, p):
+                        control(_FINISH, other)
+                    finished = True
+                else:
+                    ready()
+            elif state != _DONE and down == sender:  # a redirect
+                down = argument
+                if state == _READY:
+                    control(_COMPLETION, down)
+        comm.Barrier()
+        for _ in range(sum(comm.alltoall(sent)) - received):
+            comm.Recv(message, source=MPI.ANY_SOURCE, tag=_CONTROL)
+        if self.root != 0 and rank in (0, self.root):
+            self.ended = None  # the final transfer to the root is part of the algorithm
+        return self._deliver(value if rank == 0 else None, 0)
+
+
 class MpiReduce(ReduceAlgorithm):
     """``MPI_Reduce`` itself, the baseline (a user-defined non-commutative op for matmul)."""
 
@@ -430,6 +549,7 @@ ALGORITHMS = {
         comm, op, root, elements, fibonacci_tree(comm.Get_size())),
     "tree-dyn": TreeDyn,
     "noncommut-tree-dyn": NonCommutTreeDyn,
+    "local-reduce": LocalReduce,
     "mpi": MpiReduce,
 }
 

@@ -28,6 +28,13 @@ import numpy as np
 
 from hetcoll.mpi.algorithms import make_algorithm
 from hetcoll.mpi.operators import OPERATORS, operand, sequential_reduction
+from hetcoll.mpi.vcollectives import (
+    MpiGatherv,
+    MpiScatterv,
+    TreeGatherv,
+    TreeScatterv,
+    VCollective,
+)
 
 __all__ = ["completion_metrics", "estimate_clock_offsets", "run_benchmark"]
 
@@ -77,9 +84,14 @@ def run_benchmark(comm: Any, config: dict[str, Any]) -> dict[str, Any] | None:
     ----------
     comm : mpi4py.MPI.Comm
     config : dict
-        ``algorithms`` (names), ``operator`` (``"sum"`` or ``"matmul"``), ``elements``,
-        ``root``, ``repeats``, ``seed`` and ``delays``: one list of per-rank delays in
-        seconds for each repeat.
+        ``collective`` (``"reduce"``, the default, ``"scatterv"`` or ``"gatherv"``),
+        ``algorithms`` (names), ``root``, ``seed`` and ``delays``: one list of
+        per-rank delays in seconds for each repeat.  Reduce: ``operator`` (``"sum"`` or
+        ``"matmul"``) and ``elements``.  Scatterv/gatherv: ``blocks`` (each rank's
+        block size in float64 elements) and ``trees``: name -> ``{"parent": [rank or
+        None], "children": [[ranks in order]]}`` (``mpi`` needs none).  Every rank
+        that receives data checks it: the root the reduction or the gathered buffer,
+        each rank its scattered block.
 
     Returns
     -------
@@ -89,16 +101,13 @@ def run_benchmark(comm: Any, config: dict[str, Any]) -> dict[str, Any] | None:
         "clock_offsets": [...]}``; the T values are means over the repeats.
     """
     rank, size = comm.Get_rank(), comm.Get_size()
-    op = OPERATORS[config["operator"]]
-    elements, root, seed = config["elements"], config["root"], config["seed"]
-    value = operand(op, rank, elements, seed)
-    expected = (sequential_reduction(op, [operand(op, r, elements, seed) for r in range(size)])
-                if rank == root else None)
+    root = config["root"]
+    value, expected, make = _prepare(comm, config)
     offsets = estimate_clock_offsets(comm)
     offsets = comm.bcast(offsets, root=0)
     report: dict[str, Any] = {}
     for name in config["algorithms"]:
-        algorithm = make_algorithm(name, comm, op, root, elements)
+        algorithm = make(name)
         algorithm.setup()
         runs, correct = [], True
         for index, delays in enumerate([[0.0] * size, *config["delays"]]):
@@ -107,10 +116,12 @@ def run_benchmark(comm: Any, config: dict[str, Any]) -> dict[str, Any] | None:
             zero = comm.bcast(time.perf_counter(), root=0)  # rank 0 left the barrier
             time.sleep(delays[rank])
             start = time.perf_counter() - offsets[rank]
-            result = algorithm.reduce(value.copy())
-            end = time.perf_counter() - offsets[rank]
+            result = algorithm.run(None if value is None else value.copy())
+            # An algorithm whose ranks keep serving others after their own part (e.g.
+            # LocalReduce's redirects) says when that part ended.
+            end = (getattr(algorithm, "ended", None) or time.perf_counter()) - offsets[rank]
             stamps = comm.gather((start, end), root=0)
-            ok = bool(np.array_equal(result, expected)) if rank == root else True
+            ok = expected is None or bool(np.array_equal(result, expected))
             ok = comm.allreduce(ok, op=_logical_and())
             if index == 0:
                 continue  # the warm-up run
@@ -129,6 +140,36 @@ def run_benchmark(comm: Any, config: dict[str, Any]) -> dict[str, Any] | None:
     if rank != 0:
         return None
     return {"algorithms": report, "clock_offsets": [float(o) for o in offsets]}
+
+
+def _prepare(comm: Any, config: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """This rank's input, the result it must hold (None: nothing to check) and a
+    factory of the algorithms, for the collective ``config["collective"]``."""
+    rank, size = comm.Get_rank(), comm.Get_size()
+    root, seed = config["root"], config["seed"]
+    kind = config.get("collective", "reduce")
+    if kind == "reduce":
+        op = OPERATORS[config["operator"]]
+        elements = config["elements"]
+        expected = (sequential_reduction(
+            op, [operand(op, r, elements, seed) for r in range(size)])
+            if rank == root else None)
+        return (operand(op, rank, elements, seed), expected,
+                lambda name: make_algorithm(name, comm, op, root, elements))
+    blocks = config["blocks"]
+    data = [operand(OPERATORS["sum"], r, blocks[r], seed) for r in range(size)]
+    whole = np.concatenate(data)
+
+    def make(name: str) -> VCollective:
+        if name == "mpi":
+            return (MpiScatterv if kind == "scatterv" else MpiGatherv)(comm, root, blocks)
+        tree = config["trees"][name]
+        return (TreeScatterv if kind == "scatterv" else TreeGatherv)(
+            comm, root, blocks, tree["parent"], tree["children"])
+
+    if kind == "scatterv":
+        return (whole if rank == root else None), data[rank], make
+    return data[rank], (whole if rank == root else None), make
 
 
 def _logical_and():

@@ -1,6 +1,7 @@
 """The program every rank runs under ``mpiexec``: ``python -m hetcoll.mpi.worker CONFIG``.
 
-CONFIG is the JSON of :func:`hetcoll.mpi.launch.run_reduce`; rank 0 prints the report
+CONFIG is the JSON of :func:`hetcoll.mpi.launch.run_reduce` (or ``run_vcollective``,
+``run_calibration``); rank 0 prints the report
 as one JSON line on standard output.
 """
 
@@ -11,6 +12,7 @@ import sys
 from typing import Any
 
 from hetcoll.mpi.bench import run_benchmark
+from hetcoll.mpi.calibrate import measure_calibration
 
 __all__ = ["run_in_world"]
 
@@ -20,7 +22,12 @@ def run_in_world(config: dict[str, Any]) -> dict[str, Any] | None:
     from mpi4py import MPI
 
     comm = MPI.COMM_WORLD
-    report = run_benchmark(comm, config)
+    if config.get("collective") == "calibrate":
+        report = measure_calibration(comm, config["sizes"], config["rounds"],
+                                     config["operator"])
+    else:  # a batch of benchmark configurations, run one after another
+        reports = [run_benchmark(comm, job) for job in config["jobs"]]
+        report = {"jobs": reports} if comm.Get_rank() == 0 else None
     if report is not None:
         report |= {"np": comm.Get_size(),
                    "mpi_library": MPI.Get_library_version().strip().splitlines()[0]}
