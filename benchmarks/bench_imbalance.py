@@ -30,30 +30,18 @@ from fractions import Fraction
 import numpy as np
 
 from hetcoll.sim.imbalance import ALGORITHMS, FlatModel, simulate_reduction
+from hetcoll.sim.imbalance.paper import (
+    ALPHA,
+    BETA,
+    DELAYS_MS,
+    ELEMENTS,
+    GAMMA_PLUS,
+    GAMMA_TABLE1,
+    P,
+    calibrated_beta,
+)
+from hetcoll.sim.imbalance.paper import TABLE1 as PAPER
 from hetcoll.sim.imbalance.skew import GammaSkew, metrics_for_delays, sample_metrics
-
-P = 128
-ELEMENTS = 1_024_000
-ALPHA = Fraction("3.13e-6")
-BETA = Fraction("2.63e-9")
-GAMMA_TABLE1 = Fraction(4, 1000) / ELEMENTS
-GAMMA_PLUS = Fraction("1.79e-10")
-DELAYS_MS = (10, 20, 30, 40, 60)
-PAPER = {  # Table 1: LocalReduce, Default, speed-up
-    10: (0.0466108, 0.0502286, 1.08), 20: (0.0458913, 0.0599159, 1.32),
-    30: (0.0466785, 0.0696198, 1.49), 40: (0.050597, 0.079698, 1.56),
-    60: (0.0695058, 0.0996538, 1.43)}
-
-
-def calibrated_beta() -> Fraction:
-    """β such that one step α + nβ + 4 ms fits the paper's Default column.
-
-    The simulated binomial tree takes delay + 7 steps wherever the slow process is;
-    their Default is delay + 7 s with s the mean of (Default - delay) / 7.
-    """
-    step = sum(Fraction(str(default)) - Fraction(delay, 1000)
-               for delay, (_, default, _) in PAPER.items()) / (7 * len(PAPER))
-    return (step - ALPHA - Fraction(4, 1000)) / ELEMENTS
 
 
 def table1() -> list[str]:

@@ -21,7 +21,6 @@ import argparse
 import os
 import time
 from fractions import Fraction
-from itertools import zip_longest
 from pathlib import Path
 
 import numpy as np
@@ -29,20 +28,20 @@ import numpy as np
 from hetcoll.core.simgrid import read_simgrid
 from hetcoll.sim.collectives import (
     ALGORITHMS,
+    DRL_PAIRS,
     HockneyModel,
     Network,
     StarHockney,
     build_tree,
-    compare_trees,
+    hcl_cluster,
+    interleaved_order,
     pairwise_prediction,
     sizes_by_speed,
-    star_cluster,
+    tree_gains,
     tree_monte_carlo,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-PAIRS = [("binomial-min-first", "binomial"), ("binomial-max-first", "binomial"),
-         ("traff-model", "traff")]
 
 
 def builders(p: int = 4096) -> None:
@@ -95,55 +94,16 @@ def monte_carlo(runs: int) -> None:
               f"{b.quantiles[0.9]:.4f} |")
 
 
-def hcl_cluster():
-    """14 nodes on one Gigabit switch; HCL-like speeds, slightly uneven NICs.
-
-    The speeds are in no particular rank order (a sorted order would make rank order
-    and max-first coincide).
-    """
-    rng = np.random.default_rng(14)
-    speeds = rng.permutation([3.6, 3.6, 3.4, 3.4, 3.0, 3.0, 2.8, 2.8, 2.8, 2.4, 2.0, 1.8, 1.8,
-                              1.0]).tolist()
-    names = [f"hcl{i + 1:02d}" for i in range(14)]
-    return star_cluster({n: f"{s}Gf" for n, s in zip(names, speeds, strict=True)},
-                        {n: f"{int(b)}MBps" for n, b in zip(names, rng.integers(100, 126, 14),
-                                                            strict=True)},
-                        {n: f"{int(x)}us" for n, x in zip(names, rng.integers(40, 90, 14),
-                                                          strict=True)})
-
-
-def interleaved(names):
-    """Rank order of a host file that takes one node of each cluster in turn."""
-    clusters: dict[str, list[str]] = {}
-    for name in names:
-        clusters.setdefault(name.split("-")[0], []).append(name)
-    return [n for group in zip_longest(*clusters.values()) for n in group if n]
-
-
 def reductions(title: str, sg, totals, paper: str, exponent: int = 1,
                order=None) -> None:
-    network = Network.from_simgrid(sg)
-    order = list(sg.platform.names) if order is None else order
-    root = order[0]
     print(f"\n## {title}\n\n{paper}\n")
-    header = " | ".join(f"{a} vs {b} {net}" for a, b in PAIRS for net in ("pairwise",
-                                                                           "routed"))
-    print(f"| kind | total bytes | {header} |\n|---|---|" + "---|" * (2 * len(PAIRS)))
+    header = " | ".join(f"{a} vs {b} {net}" for a, b in DRL_PAIRS for net in ("pairwise",
+                                                                               "routed"))
+    print(f"| kind | total bytes | {header} |\n|---|---|" + "---|" * (2 * len(DRL_PAIRS)))
     for kind in ("scatterv", "gatherv"):
         for total in totals:
-            if exponent == 1:
-                sizes = sizes_by_speed(sg.platform, total)
-            else:  # a larger max/min ratio: blocks proportional to speed^exponent
-                weight = {p.name: (1 / p.comp) ** exponent for p in sg.platform.processors}
-                whole = sum(weight.values())
-                sizes = {n: Fraction(int(total * w / whole)) for n, w in weight.items()}
-            sizes = {n: sizes[n] for n in order}  # the rank order
-            out = compare_trees(kind, root, sizes, sg.platform, network)
-            cells = []
-            for a, b in PAIRS:
-                for k in (1, 2):
-                    gain = 1 - out[a][k].time / out[b][k].time
-                    cells.append(f"{100 * float(gain):+.0f}%")
+            gains = tree_gains(kind, sg, total, exponent=exponent, order=order)
+            cells = [f"{100 * float(gain):+.0f}%" for pair in DRL_PAIRS for gain in gains[pair]]
             print(f"| {kind} | {total:.0e} | " + " | ".join(cells) + " |")
 
 
@@ -169,7 +129,7 @@ def main() -> None:
                "(Traff).")
     reductions("(b') the same, ranks taking one node of each cluster in turn", two_sites,
                totals, "DRL: up to 75% (binomial, min-first) and up to 60% (Traff).",
-               order=interleaved(two_sites.platform.names))
+               order=interleaved_order(two_sites.platform.names))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,15 @@ References: Dichev, Rychkov, Lastovetsky, "Two algorithms of irregular scatter/g
 operations for heterogeneous platforms", EuroMPI 2010.
 """
 
-from hetcoll.sim.collectives.experiments import compare_trees, sizes_by_speed, star_cluster
+from hetcoll.sim.collectives.experiments import (
+    DRL_PAIRS,
+    compare_trees,
+    hcl_cluster,
+    interleaved_order,
+    sizes_by_speed,
+    star_cluster,
+    tree_gains,
+)
 from hetcoll.sim.collectives.model import (
     HockneyFit,
     HockneyModel,
@@ -52,6 +60,7 @@ from hetcoll.sim.collectives.trees import (
 
 __all__ = [
     "ALGORITHMS",
+    "DRL_PAIRS",
     "KINDS",
     "CommTree",
     "HockneyFit",
@@ -68,6 +77,8 @@ __all__ = [
     "build_tree",
     "compare_trees",
     "fit_hockney",
+    "hcl_cluster",
+    "interleaved_order",
     "flat_tree",
     "max_min_rates",
     "noisy_routed_times",
@@ -81,6 +92,7 @@ __all__ = [
     "traff_model_tree",
     "traff_tree",
     "transfer_order",
+    "tree_gains",
     "tree_gantt",
     "tree_monte_carlo",
 ]

@@ -4,13 +4,18 @@
   setup which assigns each node a message size based on its CPU speed");
 - :func:`star_cluster`: hosts on one switch, each by its own full-duplex link (HCL's
   14 nodes on one Gigabit switch, DRL §3), as a SimGrid platform;
-- :func:`compare_trees`: every tree and its time under both network models.
+- :func:`compare_trees`: every tree and its time under both network models;
+- :func:`hcl_cluster`, :func:`interleaved_order`, :func:`tree_gains`: DRL's two
+  experiments (shared by ``benchmarks/bench_trees.py`` and ``hetcoll reproduce``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import zip_longest
+
+import numpy as np
 
 from hetcoll.core.platform import Platform
 from hetcoll.core.simgrid import SimGridPlatform, parse_simgrid
@@ -19,7 +24,12 @@ from hetcoll.sim.collectives.predict import TreePrediction, pairwise_prediction
 from hetcoll.sim.collectives.routed import Network, routed_prediction
 from hetcoll.sim.collectives.trees import ALGORITHMS, CommTree, build_tree
 
-__all__ = ["compare_trees", "sizes_by_speed", "star_cluster"]
+__all__ = ["DRL_PAIRS", "compare_trees", "hcl_cluster", "interleaved_order", "sizes_by_speed",
+           "star_cluster", "tree_gains"]
+
+#: (model-based tree, the original it is compared with), DRL section 5.
+DRL_PAIRS = (("binomial-min-first", "binomial"), ("binomial-max-first", "binomial"),
+             ("traff-model", "traff"))
 
 
 def sizes_by_speed(platform: Platform, total: Fraction | int,
@@ -55,6 +65,98 @@ def sizes_by_speed(platform: Platform, total: Fraction | int,
     speed = {p.name: 1 / p.comp for p in platform.processors if p.name in chosen}
     whole = sum(speed.values())
     return {name: Fraction(int(Fraction(total) * s / whole)) for name, s in speed.items()}
+
+
+def hcl_cluster() -> SimGridPlatform:
+    """DRL's HCL cluster: 14 nodes on one Gigabit switch, HCL-like speeds, uneven NICs.
+
+    The speeds (1.0-3.6 Gflops) are in no particular rank order (a sorted order would
+    make rank order and max-first coincide); bandwidths 100-125 MB/s and latencies
+    40-90 µs are drawn from a fixed seed (DRL give neither).
+
+    Examples
+    --------
+    >>> len(hcl_cluster().platform.names)
+    14
+
+    References
+    ----------
+    Dichev, Rychkov, Lastovetsky, §5 (HCL, 14 nodes, one switch).
+    """
+    rng = np.random.default_rng(14)
+    speeds = rng.permutation([3.6, 3.6, 3.4, 3.4, 3.0, 3.0, 2.8, 2.8, 2.8, 2.4, 2.0, 1.8, 1.8,
+                              1.0]).tolist()
+    names = [f"hcl{i + 1:02d}" for i in range(14)]
+    return star_cluster({n: f"{s}Gf" for n, s in zip(names, speeds, strict=True)},
+                        {n: f"{int(b)}MBps" for n, b in zip(names, rng.integers(100, 126, 14),
+                                                            strict=True)},
+                        {n: f"{int(x)}us" for n, x in zip(names, rng.integers(40, 90, 14),
+                                                          strict=True)})
+
+
+def interleaved_order(names: Sequence[str]) -> list[str]:
+    """Rank order of a host file taking one node of each cluster in turn.
+
+    A host's cluster is its name up to the first ``-``.
+
+    Examples
+    --------
+    >>> interleaved_order(["a-1", "a-2", "a-3", "b-1"])
+    ['a-1', 'b-1', 'a-2', 'a-3']
+    """
+    clusters: dict[str, list[str]] = {}
+    for name in names:
+        clusters.setdefault(name.split("-")[0], []).append(name)
+    return [n for group in zip_longest(*clusters.values()) for n in group if n]
+
+
+def tree_gains(kind: str, sg: SimGridPlatform, total: int, *, exponent: int = 1,
+               order: Sequence[str] | None = None,
+               pairs: Sequence[tuple[str, str]] = DRL_PAIRS
+               ) -> dict[tuple[str, str], tuple[Fraction, Fraction]]:
+    """1 - time(model-based tree) / time(original tree), under both network models.
+
+    Parameters
+    ----------
+    kind : {"scatterv", "gatherv"}
+    sg : SimGridPlatform
+    total : int
+        About this many bytes in all, in blocks proportional to speed^``exponent``.
+    exponent : int
+        1: :func:`sizes_by_speed`; larger: a larger max/min block ratio.
+    order : sequence of str, optional
+        The rank order (default: the platform's); the root is its first host.
+    pairs : sequence of (str, str)
+
+    Returns
+    -------
+    dict of (str, str) to (Fraction, Fraction)
+        Per pair, the gain under the pairwise and under the routed model
+        (positive: the model-based tree is faster).
+
+    Examples
+    --------
+    >>> gains = tree_gains("scatterv", hcl_cluster(), 10**6)
+    >>> sorted(gains) == sorted(DRL_PAIRS)
+    True
+
+    References
+    ----------
+    Dichev, Rychkov, Lastovetsky, §5.
+    """
+    network = Network.from_simgrid(sg)
+    order = list(sg.platform.names) if order is None else list(order)
+    if exponent == 1:
+        sizes = sizes_by_speed(sg.platform, total)
+    else:
+        weight = {p.name: (1 / p.comp) ** exponent for p in sg.platform.processors}
+        whole = sum(weight.values())
+        sizes = {n: Fraction(int(total * w / whole)) for n, w in weight.items()}
+    sizes = {n: sizes[n] for n in order}
+    out = compare_trees(kind, order[0], sizes, sg.platform, network,
+                        algorithms=sorted({name for pair in pairs for name in pair}))
+    return {(a, b): tuple(1 - out[a][k].time / out[b][k].time for k in (1, 2))
+            for a, b in pairs}
 
 
 def star_cluster(speeds: Mapping[str, str], bandwidth: Mapping[str, str],
