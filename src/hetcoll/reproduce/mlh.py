@@ -42,9 +42,9 @@ def _lemma1(ctx: Context) -> Outcome:
     examples, n_max = (50, 5) if ctx.quick else (200, 7)
     check = analytics.verify_lemma1(examples, seed=0, n_max=n_max)
     return Outcome(f"worst Algorithm 1 / optimum = {check.worst_ratio} over {check.instances} "
-                   f"instances", "reproduced" if check.status == "pass" else "refuted",
+                   f"instances", "reproduced" if check.verdict == "pass" else "refuted",
                    f"random start times (n <= {n_max}, seed 0) against the exact optimum of "
-                   f"the (ψ, τ = 0) model: {check.status}", check.as_dict())
+                   f"the (ψ, τ = 0) model: {check.verdict}", check.as_dict())
 
 
 def _figures34(ctx: Context) -> Outcome:

@@ -431,11 +431,11 @@ def _table1_cell(algorithm: str, regime: str):
     def evaluate(ctx: Context) -> Outcome:
         checks, examples, n_max = _verify(ctx)
         check = checks[(algorithm, regime)]
-        verdict = {"pass": "reproduced", "refuted": "refuted"}.get(check.status, "differs")
+        verdict = {"pass": "reproduced", "refuted": "refuted"}.get(check.verdict, "differs")
         return Outcome(f"worst ratio found {float(check.worst_ratio):.4f} "
                        f"({check.worst_ratio}); at most {check.closest_to_bound:.4f} of the bound",
                        verdict, f"{check.instances} random instances (n <= {n_max}, seed 0) "
-                       f"against the exact clairvoyant optimum: {check.status}",
+                       f"against the exact clairvoyant optimum: {check.verdict}",
                        check.as_dict())
     return evaluate
 
