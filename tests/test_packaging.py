@@ -72,7 +72,8 @@ def test_the_wheel_installs_nothing_at_the_top_level_but_hetcoll(wheel):
     assert tops - dist_info == {"hetcoll"}
     assert {"hetcoll/lp/steady_state.py", "hetcoll/markov/ctmc.py", "hetcoll/sim/engine.py",
             "hetcoll/analytics/bounds.py", "hetcoll/core/numbers.py",
-            "hetcoll/cli/__init__.py"} <= set(names)
+            "hetcoll/cli/__init__.py",
+            "hetcoll/sim/collectives/platforms/drl_two_sites.xml"} <= set(names)
     (info,) = dist_info
     with zipfile.ZipFile(wheel) as archive:
         top_level = archive.read(f"{info}/top_level.txt").decode().split()
@@ -89,10 +90,12 @@ def fresh_env(tmp_path_factory, wheel) -> Path:
     purelib = Path(subprocess.run([str(python), "-c", "import sysconfig; "
                                    "print(sysconfig.get_paths()['purelib'])"],
                                   check=True, capture_output=True, text=True).stdout.strip())
-    # The dependencies, after the environment's own site-packages.
-    (purelib / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                     str(wheel), str(_foreign_wheel(directory))], check=True, timeout=300)
+    # Then the dependencies, after the environment's own site-packages.  (Written before
+    # the install, it let pip see the test environment's own hetcoll and skip the wheel.)
+    (purelib / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    assert (env / "bin" / "hetcoll").exists()
     return env
 
 

@@ -19,6 +19,7 @@ scatter/gather operations for heterogeneous platforms, EuroMPI 2010, section 5.
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
 from hetcoll.core.simgrid import read_simgrid
@@ -28,8 +29,8 @@ from hetcoll.sim import collectives
 TOTALS, QUICK_TOTALS = (10**5, 10**6, 10**7, 10**8), (10**6, 10**8)
 #: "Large messages" of the HCL claim: totals of at least this many bytes.
 LARGE = 10**7
-#: The Grid5000 platform, in the checkout (an installed hetcoll without it says so).
-TWO_SITES = Path(__file__).resolve().parents[3] / "examples" / "trees" / "drl_two_sites.xml"
+#: The Grid5000 platform, shipped with hetcoll.sim.collectives (examples/trees links to it).
+TWO_SITES = Path(str(files("hetcoll.sim.collectives") / "platforms" / "drl_two_sites.xml"))
 NETWORKS = ("pairwise", "routed")
 PAIRS = {"binomial": {"hcl": ("binomial-max-first", "binomial"),
                       "grid5000": ("binomial-min-first", "binomial")},
@@ -63,8 +64,7 @@ def _claim(platform: str, tree: str, network: str, low: float, high: float | Non
     def evaluate(ctx: Context) -> Outcome:
         if platform == "grid5000" and not TWO_SITES.is_file():
             return Outcome("none", "not reproducible",
-                           "examples/trees/drl_two_sites.xml not found (run from a checkout)",
-                           {})
+                           f"{TWO_SITES} not found (a broken installation)", {})
         gains = _gains(ctx, platform)
         table = {label: {kind: {f"{total:.0e}": round(100 * float(g[pair][k]))
                                 for total, g in by_total.items()}
